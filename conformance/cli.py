@@ -1,0 +1,39 @@
+"""The `baloot` command: one entry point, one subcommand per job.
+
+Each area of the project registers its own subcommands: a module listed in
+`COMMAND_MODULES` has a `register(subparsers)` function that adds its
+subcommands, each with `set_defaults(run=...)`, a function from the parsed
+arguments to an exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMAND_MODULES = (
+    "baloot.grammar.commands",  # baloot spec check|trace|show
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="baloot",
+        description="The executable Baloot spec and its conformance suite.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    status: int = args.run(args)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

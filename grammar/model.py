@@ -1,0 +1,483 @@
+"""The typed, immutable model of a Baloot spec.
+
+The parser (`baloot.grammar.parser`) builds these objects from `spec/*.baloot`;
+the code generator, the z3 checks, the document renderer and the conformance
+tooling all read them, and none of them re-reads spec text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Pos:
+    """Where a piece of the spec stands: file, line and column (both from 1)."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+# ---------------------------------------------------------------- types ----
+
+
+@dataclass(frozen=True)
+class PlainType:
+    name: str  # int, bool, text, or an enum or record name
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class OptionalType:
+    inner: Type
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ListType:
+    item: Type
+    pos: Pos
+
+
+Type = Union[PlainType, OptionalType, ListType]
+
+BUILTIN_TYPES = ("int", "bool", "text")
+
+# -------------------------------------------------------------- expressions --
+
+
+@dataclass(frozen=True)
+class IntLit:
+    value: int
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class StrLit:
+    value: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class BoolLit:
+    value: bool
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class NoneLit:
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Name:
+    name: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ListLit:
+    items: tuple[Expr, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class CompFor:
+    target: str
+    iterable: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class CompIf:
+    condition: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Comprehension:
+    element: Expr
+    clauses: tuple[CompFor | CompIf, ...]
+    pos: Pos
+
+
+# Binary operators, by their spelling in the rule language.
+BINARY_OPERATORS = (
+    "or", "and", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "+", "-", "*", "//", "%",
+)
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str  # one of BINARY_OPERATORS
+    left: Expr
+    right: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class UnaryOp:
+    op: str  # "not" or "-"
+    operand: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class IfExpr:
+    condition: Expr
+    then: Expr
+    otherwise: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class FieldOf:
+    base: Expr
+    field: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Index:
+    base: Expr
+    key: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class KeywordArg:
+    name: str
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Call:
+    func: Expr  # a Name in every well-formed spec
+    args: tuple[Expr, ...]
+    kwargs: tuple[KeywordArg, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class WithUpdate:
+    base: Expr
+    updates: tuple[KeywordArg, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Reads:
+    """`variant is reading`: true when the variant is read that way."""
+
+    variant: str
+    reading: str
+    pos: Pos
+    reading_pos: Pos
+
+
+Expr = Union[
+    IntLit, StrLit, BoolLit, NoneLit, Name, ListLit, Comprehension, BinOp, UnaryOp,
+    IfExpr, FieldOf, Index, Call, WithUpdate, Reads,
+]
+
+# --------------------------------------------------------------- statements --
+
+
+@dataclass(frozen=True)
+class Let:
+    name: str
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Return:
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class IfBranch:
+    condition: Expr
+    body: tuple[Stmt, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class If:
+    branches: tuple[IfBranch, ...]  # the `if` and each `elif`, in order
+    otherwise: tuple[Stmt, ...] | None
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ChoiceCase:
+    readings: tuple[str, ...]
+    body: tuple[Stmt, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Choose:
+    variant: str
+    cases: tuple[ChoiceCase, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Require:
+    condition: Expr
+    message: str
+    pos: Pos
+
+
+Stmt = Union[Let, Return, If, Choose, Require]
+
+# ------------------------------------------------------------- declarations --
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of the source rules page, in the spec's own words."""
+
+    id: str
+    text: str
+    translations: str | None
+    pos: Pos
+
+    @property
+    def family(self) -> str:
+        return self.id.split(".")[0]
+
+
+@dataclass(frozen=True)
+class Citation:
+    clause: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class EnumMember:
+    name: str
+    notation: str | None
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Enum:
+    name: str
+    cites: tuple[Citation, ...]
+    doc: str | None
+    members: tuple[EnumMember, ...]
+    pos: Pos
+
+    @property
+    def member_names(self) -> tuple[str, ...]:
+        return tuple(m.name for m in self.members)
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: Type
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Record:
+    name: str
+    cites: tuple[Citation, ...]
+    doc: str | None
+    fields: tuple[Field, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class OrderMember:
+    name: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Order:
+    """A strict total order over an enum's members, listed high to low."""
+
+    name: str
+    cites: tuple[Citation, ...]
+    doc: str | None
+    over: str
+    over_pos: Pos
+    high_to_low: tuple[OrderMember, ...]
+    pos: Pos
+
+    def strength(self, member: str) -> int:
+        """How many members rank below `member` (lowest 0)."""
+        names = [m.name for m in self.high_to_low]
+        return len(names) - 1 - names.index(member)
+
+
+@dataclass(frozen=True)
+class TableEntry:
+    key: str
+    value: int
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    cites: tuple[Citation, ...]
+    doc: str | None
+    key_enum: str
+    key_pos: Pos
+    value_type: Type
+    entries: tuple[TableEntry, ...]
+    pos: Pos
+
+    def as_dict(self) -> dict[str, int]:
+        return {e.key: e.value for e in self.entries}
+
+
+@dataclass(frozen=True)
+class Const:
+    name: str
+    cites: tuple[Citation, ...]
+    doc: str | None
+    value: int
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: Type
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    cites: tuple[Citation, ...]
+    doc: str | None
+    params: tuple[Param, ...]
+    returns: Type
+    body: tuple[Stmt, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Reading:
+    name: str
+    text: str
+    source: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str  # the ambiguity ID of the rules notes, A1 ... A22
+    name: str
+    cites: tuple[Citation, ...]
+    doc: str
+    readings: tuple[Reading, ...]
+    default: str | None
+    default_pos: Pos | None
+    pos: Pos
+
+    @property
+    def reading_names(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.readings)
+
+
+@dataclass(frozen=True)
+class Pick:
+    variant: str
+    reading: str
+    pos: Pos
+    reading_pos: Pos
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    doc: str
+    picks: tuple[Pick, ...]
+    pos: Pos
+
+    def readings(self) -> dict[str, str]:
+        return {p.variant: p.reading for p in self.picks}
+
+
+Decl = Union[Clause, Enum, Record, Order, Table, Const, Rule, Variant, Profile]
+Cited = Union[Enum, Record, Order, Table, Const, Rule, Variant]
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A whole spec: every declaration of every file, in file order."""
+
+    files: tuple[str, ...]
+    clauses: tuple[Clause, ...] = ()
+    enums: tuple[Enum, ...] = ()
+    records: tuple[Record, ...] = ()
+    orders: tuple[Order, ...] = ()
+    tables: tuple[Table, ...] = ()
+    consts: tuple[Const, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    profiles: tuple[Profile, ...] = ()
+
+    # -- lookups, for the consumers of the model --------------------------------
+
+    def cited(self) -> tuple[Cited, ...]:
+        """Every declaration that cites clauses."""
+        return (*self.enums, *self.records, *self.orders, *self.tables, *self.consts,
+                *self.rules, *self.variants)
+
+    def clause(self, clause_id: str) -> Clause:
+        return next(c for c in self.clauses if c.id == clause_id)
+
+    def enum(self, name: str) -> Enum:
+        return next(e for e in self.enums if e.name == name)
+
+    def enum_of_member(self, member: str) -> Enum | None:
+        return next((e for e in self.enums if member in e.member_names), None)
+
+    def record(self, name: str) -> Record:
+        return next(r for r in self.records if r.name == name)
+
+    def order(self, name: str) -> Order:
+        return next(o for o in self.orders if o.name == name)
+
+    def table(self, name: str) -> Table:
+        return next(t for t in self.tables if t.name == name)
+
+    def const(self, name: str) -> Const:
+        return next(c for c in self.consts if c.name == name)
+
+    def rule(self, name: str) -> Rule:
+        return next(r for r in self.rules if r.name == name)
+
+    def variant(self, name: str) -> Variant:
+        """A variant by its name (`rounding`) or its ambiguity ID (`A5`)."""
+        return next(v for v in self.variants if name in (v.name, v.id))
+
+    def profile(self, name: str) -> Profile:
+        return next(p for p in self.profiles if p.name == name)
+
+    def readings_of(self, profile: str, overrides: dict[str, str] | None = None) -> dict[str, str]:
+        """The complete choice of readings: a profile, then single overrides."""
+        chosen = self.profile(profile).readings()
+        for key, reading in (overrides or {}).items():
+            chosen[self.variant(key).name] = reading
+        return chosen
+
+    def citing(self, clause_id: str) -> tuple[Cited, ...]:
+        """Every declaration that cites a clause."""
+        return tuple(d for d in self.cited() if any(c.clause == clause_id for c in d.cites))
