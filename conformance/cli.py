@@ -13,7 +13,7 @@ import importlib
 import sys
 
 COMMAND_MODULES = (
-    "baloot.grammar.commands",  # baloot spec check|trace|show
+    "baloot.grammar.commands",  # baloot spec check | trace | show
 )
 
 

@@ -423,6 +423,7 @@ class Spec:
     """A whole spec: every declaration of every file, in file order."""
 
     files: tuple[str, ...]
+    sources: tuple[tuple[str, str], ...] = ()  # (file, text) of every file
     clauses: tuple[Clause, ...] = ()
     enums: tuple[Enum, ...] = ()
     records: tuple[Record, ...] = ()
@@ -434,6 +435,14 @@ class Spec:
     profiles: tuple[Profile, ...] = ()
 
     # -- lookups, for the consumers of the model --------------------------------
+
+    def source_line(self, pos: Pos) -> str | None:
+        """The line of spec text a position points into, when the text is known."""
+        for file, text in self.sources:
+            if file == pos.file:
+                lines = text.splitlines()
+                return lines[pos.line - 1] if 0 < pos.line <= len(lines) else None
+        return None
 
     def cited(self) -> tuple[Cited, ...]:
         """Every declaration that cites clauses."""

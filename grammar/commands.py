@@ -1,0 +1,160 @@
+"""`baloot spec check | trace | show`: the spec's own subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from baloot.grammar import model as m
+from baloot.grammar.errors import SpecError
+from baloot.grammar.parser import load_spec
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    spec = subparsers.add_parser("spec", help="check, trace and show the rules spec")
+    spec_commands = spec.add_subparsers(dest="spec_command", metavar="SUBCOMMAND", required=True)
+
+    check = spec_commands.add_parser("check", help="parse and check the spec; exit 1 on errors")
+    _add_folder(check)
+    check.set_defaults(run=run_check)
+
+    trace = spec_commands.add_parser("trace", help="each clause and the rules that cite it")
+    _add_folder(trace)
+    trace.set_defaults(run=run_trace)
+
+    show = spec_commands.add_parser("show", help="one rule, its clauses and readings")
+    show.add_argument("name", help="a rule, table, order, const, enum, record or variant")
+    _add_folder(show)
+    show.set_defaults(run=run_show)
+
+
+def _add_folder(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--spec", type=Path, default=None,
+                        help="the spec folder (default: the project's spec/)")
+
+
+def _load(args: argparse.Namespace) -> m.Spec | None:
+    try:
+        return load_spec(args.spec)
+    except SpecError as err:
+        print(err.render(), file=sys.stderr)
+        return None
+
+
+def run_check(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    if spec is None:
+        return 1
+    print(f"spec ok: {len(spec.files)} files, {len(spec.clauses)} clauses, {len(spec.rules)} rules, "
+          f"{len(spec.tables)} tables, {len(spec.orders)} orders, {len(spec.variants)} variants, "
+          f"{len(spec.profiles)} profiles")
+    return 0
+
+
+def declaration_kind(decl: m.Cited) -> str:
+    return type(decl).__name__.lower()
+
+
+def run_trace(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    if spec is None:
+        return 1
+    console = Console()
+    table = Table(title="Clauses and the rules that cover them")
+    table.add_column("clause", no_wrap=True)
+    table.add_column("rules")
+    table.add_column("variants")
+    uncovered = []
+    for clause in spec.clauses:
+        citing = spec.citing(clause.id)
+        rules = [f"{declaration_kind(d)} {d.name}" for d in citing if not isinstance(d, m.Variant)]
+        variants = [f"{d.id} {d.name}" for d in citing if isinstance(d, m.Variant)]
+        if not rules:
+            uncovered.append(clause.id)
+        table.add_row(clause.id, ", ".join(rules) or "[red]none[/red]", ", ".join(variants))
+    console.print(table)
+    covered = len(spec.clauses) - len(uncovered)
+    console.print(f"{covered} of {len(spec.clauses)} clauses covered; "
+                  f"uncovered: {', '.join(uncovered) or 'none'}")
+    return 1 if uncovered else 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    spec = _load(args)
+    if spec is None:
+        return 1
+    found = [d for d in spec.cited() if args.name in (d.name, getattr(d, "id", None))]
+    if not found:
+        print(f"baloot spec show: no rule, table, order, const, enum, record or variant "
+              f"named '{args.name}'", file=sys.stderr)
+        return 1
+    for decl in found:
+        print(describe(spec, decl))
+    return 0
+
+
+def describe(spec: m.Spec, decl: m.Cited) -> str:
+    """A declaration in plain text: what it is, its clauses, its variants and readings."""
+    lines = [f"{declaration_kind(decl)} {decl.name}  ({decl.pos})"]
+    if decl.doc:
+        lines.append(f"  {decl.doc}")
+    lines.append("  clauses:")
+    for cite in decl.cites:
+        lines.append(f"    {cite.clause}  {spec.clause(cite.clause).text}")
+    if isinstance(decl, m.Variant):
+        lines.append(f"  ambiguity {decl.id}; readings:")
+        for reading in decl.readings:
+            mark = " (default)" if reading.name == decl.default else ""
+            picked = [p.name for p in spec.profiles if p.readings().get(decl.name) == reading.name]
+            lines.append(f"    {reading.name}{mark}: {reading.text}")
+            lines.append(f"      source: {reading.source}")
+            lines.append(f"      profiles: {', '.join(picked) or 'none'}")
+    elif isinstance(decl, m.Rule):
+        used = variants_used(decl.body)
+        for name in used:
+            variant = spec.variant(name)
+            lines.append(f"  depends on {variant.id} {variant.name}: "
+                         f"{', '.join(variant.reading_names)}")
+        text = "\n".join(
+            spec.source_line(m.Pos(decl.pos.file, line, 1)) or ""
+            for line in range(decl.pos.line, _last_line(spec, decl) + 1)
+        )
+        lines.append("  source:")
+        lines.extend("    " + line for line in text.splitlines())
+    return "\n".join(lines)
+
+
+def _last_line(spec: m.Spec, rule: m.Rule) -> int:
+    """The line of the brace that closes a rule, found by counting braces."""
+    depth, line = 0, rule.pos.line
+    seen_open = False
+    while True:
+        text = spec.source_line(m.Pos(rule.pos.file, line, 1))
+        if text is None:
+            return line - 1
+        code = text.split("#", 1)[0]
+        for ch in code:
+            if ch == "{":
+                depth += 1
+                seen_open = True
+            elif ch == "}":
+                depth -= 1
+        if seen_open and depth <= 0:
+            return line
+        line += 1
+
+
+def variants_used(body: tuple[m.Stmt, ...]) -> list[str]:
+    """The variants a rule body reads, directly, in order of first use."""
+    from baloot.grammar.walk import walk_body
+
+    found: list[str] = []
+    for node in walk_body(body):
+        name = node.variant if isinstance(node, m.Choose | m.Reads) else None
+        if name is not None and name not in found:
+            found.append(name)
+    return found

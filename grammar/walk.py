@@ -1,0 +1,77 @@
+"""Walking the statements and expressions of rule bodies."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from baloot.grammar import model as m
+
+Node = m.Stmt | m.Expr | m.CompFor | m.CompIf | m.KeywordArg
+
+
+def children(node: Node) -> Iterator[Node]:
+    """The direct sub-statements and sub-expressions of a node."""
+    if isinstance(node, m.Let | m.Return):
+        yield node.value
+    elif isinstance(node, m.Require):
+        yield node.condition
+    elif isinstance(node, m.If):
+        for branch in node.branches:
+            yield branch.condition
+            yield from branch.body
+        yield from node.otherwise or ()
+    elif isinstance(node, m.Choose):
+        for case in node.cases:
+            yield from case.body
+    elif isinstance(node, m.BinOp):
+        yield node.left
+        yield node.right
+    elif isinstance(node, m.UnaryOp):
+        yield node.operand
+    elif isinstance(node, m.IfExpr):
+        yield from (node.condition, node.then, node.otherwise)
+    elif isinstance(node, m.FieldOf):
+        yield node.base
+    elif isinstance(node, m.Index):
+        yield node.base
+        yield node.key
+    elif isinstance(node, m.Call):
+        yield node.func
+        yield from node.args
+        yield from node.kwargs
+    elif isinstance(node, m.WithUpdate):
+        yield node.base
+        yield from node.updates
+    elif isinstance(node, m.KeywordArg):
+        yield node.value
+    elif isinstance(node, m.ListLit):
+        yield from node.items
+    elif isinstance(node, m.Comprehension):
+        yield node.element
+        yield from node.clauses
+    elif isinstance(node, m.CompFor):
+        yield node.iterable
+    elif isinstance(node, m.CompIf):
+        yield node.condition
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """A node and everything below it, depth first."""
+    yield node
+    for child in children(node):
+        yield from walk(child)
+
+
+def walk_body(body: tuple[m.Stmt, ...]) -> Iterator[Node]:
+    for stmt in body:
+        yield from walk(stmt)
+
+
+def called_rules(body: tuple[m.Stmt, ...]) -> list[str]:
+    """Names called in a rule body, in order of first call."""
+    found: list[str] = []
+    for node in walk_body(body):
+        if isinstance(node, m.Call) and isinstance(node.func, m.Name) \
+                and node.func.name not in found:
+            found.append(node.func.name)
+    return found
