@@ -75,7 +75,7 @@ class _Checker:
 
     # -- clauses --------------------------------------------------------------------
 
-    def check_clauses(self) -> None:
+    def check_clauses(self, coverage: bool = True) -> None:
         known = {c.id for c in self.spec.clauses}
         for c in self.spec.clauses:
             if not CLAUSE_ID.match(c.id):
@@ -85,6 +85,8 @@ class _Checker:
                 if cite.clause not in known:
                     self.problem(cite.pos, f"clause '{cite.clause}' does not exist",
                                  "a clause ID declared with `clause` (see spec/clauses.baloot)")
+        if not coverage:
+            return
         covered = {cite.clause for d in self.spec.cited() if not isinstance(d, m.Variant)
                    for cite in d.cites}
         for c in self.spec.clauses:
@@ -347,11 +349,15 @@ def _always_returns(body: tuple[m.Stmt, ...]) -> bool:
     return False
 
 
-def check_spec(spec: m.Spec) -> None:
-    """Raise `SpecError` listing every semantic problem of the spec."""
+def check_spec(spec: m.Spec, *, coverage: bool = True) -> None:
+    """Raise `SpecError` listing every semantic problem of the spec.
+
+    With `coverage=False` a declared clause that no rule cites is not an error
+    (`baloot spec trace` reports those itself).
+    """
     checker = _Checker(spec)
     checker.declare_globals()
-    checker.check_clauses()
+    checker.check_clauses(coverage)
     checker.check_data()
     checker.check_variants()
     checker.check_rules()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -75,10 +76,19 @@ class _ToModel(Transformer[Token, Any]):
     def _tok(self, token: Token) -> m.Pos:
         return m.Pos(self.file, token.line or 1, token.column or 1)
 
+    def _string(self, token: Token) -> str:
+        """A quoted text's value; a bad escape is a positioned error, not a crash."""
+        try:
+            return _unquote(token)
+        except (SyntaxError, ValueError):
+            raise SpecError([SpecProblem(
+                self._tok(token), "bad escape in a quoted text",
+                'a text whose backslashes start an escape such as \\" \\\\ \\n or \\t')]) from None
+
     # -- small pieces -------------------------------------------------------------
 
     def text(self, children: list[Token]) -> str:
-        return "".join(_unquote(t) for t in children)
+        return "".join(self._string(t) for t in children)
 
     @v_args(meta=True)
     def cites(self, meta: Meta, children: list[Token]) -> tuple[m.Citation, ...]:
@@ -126,7 +136,8 @@ class _ToModel(Transformer[Token, Any]):
     def member(self, children: list[Token | None]) -> m.EnumMember:
         name, notation = children[0], children[1] if len(children) > 1 else None
         assert isinstance(name, Token)
-        return m.EnumMember(str(name), _unquote(notation) if notation else None, self._tok(name))
+        return m.EnumMember(str(name), self._string(notation) if notation else None,
+                            self._tok(name))
 
     @v_args(meta=True)
     def record(self, meta: Meta, children: list[Any]) -> m.Record:
@@ -245,7 +256,7 @@ class _ToModel(Transformer[Token, Any]):
 
     @v_args(meta=True)
     def require(self, meta: Meta, children: list[Any]) -> m.Require:
-        return m.Require(children[0], _unquote(children[1]), self._pos(meta))
+        return m.Require(children[0], self._string(children[1]), self._pos(meta))
 
     # -- expressions --------------------------------------------------------------
 
@@ -315,7 +326,7 @@ class _ToModel(Transformer[Token, Any]):
         return m.IntLit(int(c[0]), self._tok(c[0]))
 
     def str_lit(self, c: list[Token]) -> m.StrLit:
-        return m.StrLit(_unquote(c[0]), self._tok(c[0]))
+        return m.StrLit(self._string(c[0]), self._tok(c[0]))
 
     @v_args(meta=True)
     def true_lit(self, meta: Meta, c: list[Any]) -> m.BoolLit:
@@ -401,7 +412,13 @@ def parse_text(text: str, file: str = "<spec>") -> list[m.Decl]:
         raise SpecError([_syntax_problem(err, file, text)]) from None
     try:
         decls: list[m.Decl] = _ToModel(file).transform(tree).children
-    except VisitError as err:  # pragma: no cover - a grammar/transformer mismatch
+    except VisitError as err:
+        if isinstance(err.orig_exc, SpecError):  # a positioned problem, such as a bad escape
+            lines = text.split("\n")
+            raise SpecError([
+                replace(p, source_line=lines[p.pos.line - 1] if p.pos.line <= len(lines) else None)
+                for p in err.orig_exc.problems]) from None
+        # otherwise a grammar/transformer mismatch
         raise SpecError([SpecProblem(m.Pos(file, 1, 1), f"internal: {err.orig_exc}",
                                      "a tree the model builder knows")]) from None
     return decls
@@ -464,8 +481,11 @@ def parse_files(paths: Iterable[Path]) -> m.Spec:
     return assemble(decls, sources)
 
 
-def load_spec(folder: Path | None = None) -> m.Spec:
-    """Parse and check a whole spec folder; raises `SpecError` on any problem."""
+def load_spec(folder: Path | None = None, *, coverage: bool = True) -> m.Spec:
+    """Parse and check a whole spec folder; raises `SpecError` on any problem.
+
+    `coverage=False` lets clauses that no rule cites pass (for `spec trace`).
+    """
     from baloot.grammar.checks import check_spec
 
     folder = folder or default_spec_dir()
@@ -474,5 +494,5 @@ def load_spec(folder: Path | None = None) -> m.Spec:
         raise SpecError([SpecProblem(m.Pos(display_path(folder), 1, 1),
                                      "no spec files in this folder", "files named *.baloot")])
     spec = parse_files(paths)
-    check_spec(spec)
+    check_spec(spec, coverage=coverage)
     return spec

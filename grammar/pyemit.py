@@ -1,0 +1,243 @@
+"""Rule bodies as Python source: statements and expressions.
+
+The emitted code reads like hand-written Python: the same names as the spec,
+enum members as `Suit.SPADES`, tables, orders and constants as upper-case
+module names, records as frozen dataclasses, and each `choose` as a plain
+if/elif over the reading in force.
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from baloot.grammar import model as m
+
+# Python precedence, low to high, for the operators the rule language has.
+PRECEDENCE = {
+    "if": 1, "or": 2, "and": 3, "not": 4,
+    "==": 5, "!=": 5, "<": 5, "<=": 5, ">": 5, ">=": 5, "in": 5, "not in": 5,
+    "+": 6, "-": 6, "*": 7, "//": 7, "%": 7, "neg": 8, "atom": 9,
+}
+COMPARISONS = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"}
+PYTHON_BUILTINS = {"len", "sum", "max", "min", "any", "all", "range", "abs"}
+RUNTIME_BUILTINS = {"remove", "index_of"}
+
+
+def local_name(name: str, taken: frozenset[str] = frozenset()) -> str:
+    """A spec name as a Python local.
+
+    Python keywords, the built-ins rules call, and the names of generated
+    modules (`taken`) get a trailing underscore.
+    """
+    clash = keyword.iskeyword(name) or name in PYTHON_BUILTINS or name in taken
+    return name + "_" if clash else name
+
+
+def py_str(text: str) -> str:
+    """A Python string literal in double quotes."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def constant_name(name: str) -> str:
+    return name.upper()
+
+
+def member_name(name: str) -> str:
+    return name.upper()
+
+
+@dataclass
+class Context:
+    """What the emitter needs to know about names outside a rule body."""
+
+    spec: m.Spec
+    # name -> how to spell a reference to it from the module being written
+    rule_ref: Callable[[str], str]
+    needs_readings: Callable[[str], bool]
+    rule_name: str = ""
+    clauses: tuple[str, ...] = ()
+    module_names: frozenset[str] = frozenset()
+
+
+class Emitter:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.spec = ctx.spec
+        self.kinds: dict[str, str] = {}
+        for e in self.spec.enums:
+            self.kinds[e.name] = "enum"
+            for mem in e.members:
+                self.kinds[mem.name] = "member:" + e.name
+        for r in self.spec.records:
+            self.kinds[r.name] = "record"
+        for o in self.spec.orders:
+            self.kinds[o.name] = "constant"
+        for t in self.spec.tables:
+            self.kinds[t.name] = "constant"
+        for c in self.spec.consts:
+            self.kinds[c.name] = "constant"
+        for rule in self.spec.rules:
+            self.kinds[rule.name] = "rule"
+
+    def local(self, name: str) -> str:
+        return local_name(name, self.ctx.module_names)
+
+    # -- types ------------------------------------------------------------------------
+
+    def type(self, t: m.Type) -> str:
+        if isinstance(t, m.PlainType):
+            return {"int": "int", "bool": "bool", "text": "str"}.get(t.name, t.name)
+        if isinstance(t, m.OptionalType):
+            return f"{self.type(t.inner)} | None"
+        return f"list[{self.type(t.item)}]"
+
+    # -- statements ----------------------------------------------------------------------
+
+    def block(self, body: tuple[m.Stmt, ...], indent: str, locals_: set[str]) -> list[str]:
+        lines: list[str] = []
+        scope = set(locals_)
+        for stmt in body:
+            lines.extend(self.stmt(stmt, indent, scope))
+            if isinstance(stmt, m.Let):
+                scope.add(stmt.name)
+        return lines
+
+    def stmt(self, s: m.Stmt, indent: str, scope: set[str]) -> list[str]:
+        if isinstance(s, m.Let):
+            return [f"{indent}{self.local(s.name)} = {self.expr(s.value, scope)}"]
+        if isinstance(s, m.Return):
+            return [f"{indent}return {self.expr(s.value, scope)}"]
+        if isinstance(s, m.Require):
+            clauses = ", ".join(py_str(c) for c in self.ctx.clauses)
+            condition = self.expr(s.condition, scope, PRECEDENCE["atom"])
+            return [
+                f"{indent}if not {condition}:",
+                f"{indent}    raise IllegalAction({py_str(s.message)}, rule={py_str(self.ctx.rule_name)}, "
+                f"clauses=({clauses}{',' if len(self.ctx.clauses) == 1 else ''}))",
+            ]
+        if isinstance(s, m.If):
+            lines: list[str] = []
+            for i, branch in enumerate(s.branches):
+                word = "if" if i == 0 else "elif"
+                lines.append(f"{indent}{word} {self.expr(branch.condition, scope)}:")
+                lines.extend(self.block(branch.body, indent + "    ", scope))
+            if s.otherwise is not None:
+                lines.append(f"{indent}else:")
+                lines.extend(self.block(s.otherwise, indent + "    ", scope))
+            return lines
+        return self.choose(s, indent, scope)
+
+    def choose(self, s: m.Choose, indent: str, scope: set[str]) -> list[str]:
+        """One branch per reading; the last case is the `else`, named in a comment."""
+        lines: list[str] = []
+        subject = f"readings.{s.variant}"
+        for i, case in enumerate(s.cases):
+            last = i == len(s.cases) - 1
+            if len(case.readings) == 1:
+                test = f"{subject} == {py_str(case.readings[0])}"
+            else:
+                test = f"{subject} in ({', '.join(py_str(r) for r in case.readings)})"
+            if i == 0:
+                lines.append(f"{indent}if {test}:")
+            elif last:
+                lines.append(f"{indent}else:  # {test}")
+            else:
+                lines.append(f"{indent}elif {test}:")
+            lines.extend(self.block(case.body, indent + "    ", scope))
+        return lines
+
+    # -- expressions ----------------------------------------------------------------------
+
+    def expr(self, e: m.Expr, scope: set[str], min_prec: int = 0) -> str:
+        text, prec = self._expr(e, scope)
+        return f"({text})" if prec < min_prec else text
+
+    def _expr(self, e: m.Expr, scope: set[str]) -> tuple[str, int]:
+        atom = PRECEDENCE["atom"]
+        if isinstance(e, m.IntLit):
+            return str(e.value), atom
+        if isinstance(e, m.StrLit):
+            return py_str(e.value), atom
+        if isinstance(e, m.BoolLit):
+            return ("True" if e.value else "False"), atom
+        if isinstance(e, m.NoneLit):
+            return "None", atom
+        if isinstance(e, m.Name):
+            return self.name(e.name, scope), atom
+        if isinstance(e, m.Reads):
+            return f"readings.{e.variant} == {py_str(e.reading)}", PRECEDENCE["=="]
+        if isinstance(e, m.ListLit):
+            return "[" + ", ".join(self.expr(i, scope) for i in e.items) + "]", atom
+        if isinstance(e, m.Comprehension):
+            return self.comprehension(e, scope), atom
+        if isinstance(e, m.BinOp):
+            return self.binop(e, scope)
+        if isinstance(e, m.UnaryOp):
+            if e.op == "not":
+                # a comparison under `not` keeps its brackets, for the reader
+                operand = self.expr(e.operand, scope, PRECEDENCE["=="] + 1)
+                return f"not {operand}", PRECEDENCE["not"]
+            return f"-{self.expr(e.operand, scope, PRECEDENCE['neg'])}", PRECEDENCE["neg"]
+        if isinstance(e, m.IfExpr):
+            cond = self.expr(e.condition, scope, PRECEDENCE["or"])
+            then = self.expr(e.then, scope, PRECEDENCE["or"])
+            otherwise = self.expr(e.otherwise, scope, PRECEDENCE["if"])
+            return f"{then} if {cond} else {otherwise}", PRECEDENCE["if"]
+        if isinstance(e, m.FieldOf):
+            return f"{self.expr(e.base, scope, atom)}.{e.field}", atom
+        if isinstance(e, m.Index):
+            return f"{self.expr(e.base, scope, atom)}[{self.expr(e.key, scope)}]", atom
+        if isinstance(e, m.Call):
+            return self.call(e, scope), atom
+        # m.WithUpdate
+        updates = ", ".join(f"{u.name}={self.expr(u.value, scope)}" for u in e.updates)
+        return f"replace({self.expr(e.base, scope)}, {updates})", atom
+
+    def name(self, name: str, scope: set[str]) -> str:
+        if name in scope:
+            return self.local(name)
+        kind = self.kinds.get(name, "")
+        if kind.startswith("member:"):
+            return f"{kind.split(':', 1)[1]}.{member_name(name)}"
+        if kind == "enum":
+            return f"list({name})"
+        if kind == "constant":
+            return constant_name(name)
+        return name
+
+    def binop(self, e: m.BinOp, scope: set[str]) -> tuple[str, int]:
+        prec = PRECEDENCE[e.op]
+        if e.op in COMPARISONS:
+            left = self.expr(e.left, scope, prec + 1)
+            right = self.expr(e.right, scope, prec + 1)
+        else:  # left-associative: a right operand of the same precedence needs brackets
+            left = self.expr(e.left, scope, prec)
+            right = self.expr(e.right, scope, prec + 1)
+        return f"{left} {e.op} {right}", prec
+
+    def comprehension(self, e: m.Comprehension, scope: set[str]) -> str:
+        inner = set(scope)
+        parts: list[str] = []
+        for clause in e.clauses:
+            if isinstance(clause, m.CompFor):
+                iterable = self.expr(clause.iterable, inner, PRECEDENCE["or"])
+                inner.add(clause.target)
+                parts.append(f"for {self.local(clause.target)} in {iterable}")
+            else:
+                parts.append(f"if {self.expr(clause.condition, inner, PRECEDENCE['or'])}")
+        return f"[{self.expr(e.element, inner)} {' '.join(parts)}]"
+
+    def call(self, e: m.Call, scope: set[str]) -> str:
+        assert isinstance(e.func, m.Name)
+        name = e.func.name
+        args = [self.expr(a, scope) for a in e.args]
+        args += [f"{kw.name}={self.expr(kw.value, scope)}" for kw in e.kwargs]
+        kind = self.kinds.get(name)
+        if kind == "rule":
+            if self.ctx.needs_readings(name):
+                args.insert(0, "readings")
+            return f"{self.ctx.rule_ref(name)}({', '.join(args)})"
+        return f"{name}({', '.join(args)})"

@@ -1,0 +1,166 @@
+"""The engine's API: a game driven by the generated rules.
+
+`new_game` builds a game from a profile (plus single-variant overrides), a
+dealer and a deck; `Game` asks the rules for the legal actions, applies
+actions, deals the next round, and reads and writes the whole state as JSON.
+Every Baloot rule lives in the generated modules; this file only holds the
+state between calls, translates the text notation, and keeps the state
+unchanged when an action is refused. Hand-written.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from baloot.reference_impl import definitions, entry_points
+from baloot.reference_impl.notation import (
+    NotationError,
+    action_text,
+    card_text,
+    parse_action,
+    parse_deck,
+)
+from baloot.reference_impl.plain import Plain, from_plain, to_plain
+from baloot.reference_impl.readings import PROFILES, VARIANT_IDS, VARIANTS, Readings
+from baloot.reference_impl.runtime_support import IllegalAction
+
+
+class SetupError(ValueError):
+    """A profile, reading, dealer or deck the engine cannot start from."""
+
+
+def _with_readings(rule: Callable[..., Any]) -> Callable[..., Any]:
+    """Call a generated rule the same way whether or not it consults the readings."""
+    takes = next(iter(inspect.signature(rule).parameters), None) == "readings"
+
+    def call(readings: Readings, *args: Any) -> Any:
+        return rule(readings, *args) if takes else rule(*args)
+
+    return call
+
+
+_start_game = _with_readings(entry_points.start_game)
+_deal_next = _with_readings(entry_points.deal_next)
+_legal_actions = _with_readings(entry_points.legal_actions)
+_apply_action = _with_readings(entry_points.apply_action)
+_current_player = _with_readings(entry_points.current_player)
+
+
+def choose_readings(profile: str = "literal", overrides: dict[str, str] | None = None) -> Readings:
+    """A profile's readings with single variants overridden (by name or by ID, A1...)."""
+    if profile not in PROFILES:
+        raise SetupError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
+    readings = PROFILES[profile]
+    for key, reading in (overrides or {}).items():
+        name = VARIANT_IDS.get(key, key)
+        if name not in VARIANTS:
+            raise SetupError(f"unknown variant {key!r}: expected a variant name or ID "
+                             f"({', '.join(VARIANTS)})")
+        if reading not in VARIANTS[name]:
+            raise SetupError(f"{reading!r} is not a reading of {name}: expected one of "
+                             f"{', '.join(VARIANTS[name])}")
+        readings = replace(readings, **{name: reading})
+    return readings
+
+
+def shuffled_deck(seed: int) -> list[str]:
+    """A deck in an order fixed by the seed: the only randomness, and it is explicit."""
+    deck = [card_text(definitions.Card(suit=s, rank=r))
+            for s in definitions.Suit for r in definitions.Rank]
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def _deck(deck: list[str]) -> list[definitions.Card]:
+    try:
+        return parse_deck(deck)
+    except NotationError as err:
+        raise SetupError(str(err)) from None
+
+
+class Game:
+    """One game of Baloot under a fixed choice of readings."""
+
+    def __init__(self, readings: Readings, state: definitions.Game) -> None:
+        self.readings = readings
+        self.state = state
+
+    # -- reading the state -----------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return str(self.state.phase.value)
+
+    @property
+    def current_player(self) -> int | None:
+        player: int | None = _current_player(self.readings, self.state)
+        return player
+
+    def legal_action_records(self) -> list[definitions.Action]:
+        actions: list[definitions.Action] = _legal_actions(self.readings, self.state)
+        return actions
+
+    def legal_actions(self) -> list[str]:
+        return [action_text(a) for a in self.legal_action_records()]
+
+    def observation(self) -> dict[str, Plain]:
+        """The whole state as plain JSON values, with the phase and player to act."""
+        plain = to_plain(self.state)
+        assert isinstance(plain, dict)
+        return {"phase": self.phase, "current_player": self.current_player, **plain}
+
+    def round_result(self) -> dict[str, Plain] | None:
+        """The last finished round's result, or None before the first round ends."""
+        result = self.state.last_result
+        if result is None:
+            return None
+        plain = to_plain(result)
+        assert isinstance(plain, dict)
+        return plain
+
+    # -- acting ---------------------------------------------------------------------
+
+    def apply(self, action: str | definitions.Action) -> None:
+        """Apply one action; an illegal one raises `IllegalAction` and changes nothing."""
+        if isinstance(action, str):
+            try:
+                record = parse_action(action)
+            except NotationError as err:
+                raise IllegalAction(str(err), rule="notation", clauses=()) from None
+        else:
+            record = action
+        self.state = _apply_action(self.readings, self.state, record)
+
+    def deal(self, deck: list[str]) -> None:
+        """Deal the next round (after a round, or after everyone passed twice)."""
+        self.state = _deal_next(self.readings, self.state, _deck(deck))
+
+    # -- JSON ------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        return json.dumps({"readings": to_plain(self.readings), "state": to_plain(self.state)},
+                          sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        data = json.loads(text)
+        readings = choose_readings("literal", data["readings"])
+        state = from_plain(definitions.Game, data["state"], "$.state")
+        return cls(readings, state)
+
+
+def new_game(profile: str = "literal", overrides: dict[str, str] | None = None,
+             dealer: int = 0, deck: list[str] | None = None, seed: int | None = None) -> Game:
+    """A new game, its first round dealt from `deck` (or from the deck `seed` fixes)."""
+    readings = choose_readings(profile, overrides)
+    if dealer not in range(4):
+        raise SetupError(f"dealer {dealer!r} is not a seat: expected 0, 1, 2 or 3")
+    if deck is None:
+        deck = shuffled_deck(seed if seed is not None else 0)
+    state = _start_game(readings, dealer, _deck(deck))
+    return Game(readings, state)
