@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from baloot.grammar import model as m
 from baloot.grammar.errors import SpecError, SpecProblem
-from baloot.grammar.walk import children
+from baloot.grammar.walk import children, walk_body
 
 BUILTINS = {
     "len": 1, "sum": 1, "max": 1, "min": 1, "any": 1, "all": 1, "range": 2, "abs": 1,
@@ -73,6 +73,33 @@ class _Checker:
             else:
                 seen[name] = pos
 
+    def check_reserved(self) -> None:
+        """Words of the language lex as names where only a name may stand, but can never
+        be referred to: `enum E { none }` declares a member no expression can reach."""
+        from baloot.grammar.parser import keyword_names
+
+        words = keyword_names()
+        named: list[tuple[str, m.Pos]] = []
+        for e in self.spec.enums:
+            named += [(e.name, e.pos), *((mem.name, mem.pos) for mem in e.members)]
+        for r in self.spec.records:
+            named += [(r.name, r.pos), *((f.name, f.pos) for f in r.fields)]
+        for d in (*self.spec.orders, *self.spec.tables, *self.spec.consts):
+            named.append((d.name, d.pos))
+        for rule in self.spec.rules:
+            named += [(rule.name, rule.pos), *((p.name, p.pos) for p in rule.params)]
+            for node in walk_body(rule.body):
+                if isinstance(node, m.Let | m.CompFor):
+                    named.append((node.name if isinstance(node, m.Let) else node.target,
+                                  node.pos))
+        for v in self.spec.variants:
+            named += [(v.name, v.pos), *((r.name, r.pos) for r in v.readings)]
+        named += [(p.name, p.pos) for p in self.spec.profiles]
+        for name, pos in named:
+            if name in words:
+                self.problem(pos, f"'{name}' is a word of the language, not a name",
+                             "a name that is not a word of the language")
+
     # -- clauses --------------------------------------------------------------------
 
     def check_clauses(self, coverage: bool = True) -> None:
@@ -80,15 +107,15 @@ class _Checker:
         for c in self.spec.clauses:
             if not CLAUSE_ID.match(c.id):
                 self.problem(c.pos, f"malformed clause ID '{c.id}'", "an ID such as SCORE.7")
-        for decl in self.spec.cited():
-            for cite in decl.cites:
-                if cite.clause not in known:
-                    self.problem(cite.pos, f"clause '{cite.clause}' does not exist",
-                                 "a clause ID declared with `clause` (see spec/clauses.baloot)")
+        transition_cites = [c for mc in self.spec.machines for t in mc.transitions for c in t.cites]
+        for cite in [c for d in self.spec.cited() for c in d.cites] + transition_cites:
+            if cite.clause not in known:
+                self.problem(cite.pos, f"clause '{cite.clause}' does not exist",
+                             "a clause ID declared with `clause` (see spec/clauses.baloot)")
         if not coverage:
             return
         covered = {cite.clause for d in self.spec.cited() if not isinstance(d, m.Variant)
-                   for cite in d.cites}
+                   for cite in d.cites} | {c.clause for c in transition_cites}
         for c in self.spec.clauses:
             if c.id not in covered:
                 self.problem(c.pos, f"no rule covers clause {c.id}",
@@ -116,10 +143,39 @@ class _Checker:
             self.check_unique(((f.name, f.pos) for f in r.fields), f"field of {r.name}")
             for f in r.fields:
                 self.check_type(f.type)
+        for machine in self.spec.machines:
+            self.check_machine(machine)
         for o in self.spec.orders:
             self.check_order(o)
         for t in self.spec.tables:
             self.check_table(t)
+
+    def check_machine(self, machine: m.Machine) -> None:
+        states = [s.name for s in machine.states]
+        expected = f"a state of {machine.name}: {', '.join(states)}"
+        seen: set[tuple[str, str]] = set()
+        for t in machine.transitions:
+            if t.source not in states:
+                self.problem(t.pos, f"'{t.source}' is not a state of {machine.name}", expected)
+            if t.target not in states:
+                self.problem(t.target_pos, f"'{t.target}' is not a state of {machine.name}",
+                             expected)
+            if (t.source, t.target) in seen:
+                self.problem(t.pos, f"transition {t.source} -> {t.target} is declared twice",
+                             "each transition once, with all its causes")
+            seen.add((t.source, t.target))
+        reached = {states[0]} if states else set()
+        changed = True
+        while changed:
+            changed = False
+            for t in machine.transitions:
+                if t.source in reached and t.target not in reached:
+                    reached.add(t.target)
+                    changed = True
+        for s in machine.states[1:]:
+            if s.name not in reached:
+                self.problem(s.pos, f"state '{s.name}' cannot be reached from {states[0]}",
+                             f"a chain of transitions from {states[0]}, the first state")
 
     def enum_named(self, name: str, pos: m.Pos) -> m.Enum | None:
         if self.globals.get(name) != "enum":
@@ -357,6 +413,7 @@ def check_spec(spec: m.Spec, *, coverage: bool = True) -> None:
     """
     checker = _Checker(spec)
     checker.declare_globals()
+    checker.check_reserved()
     checker.check_clauses(coverage)
     checker.check_data()
     checker.check_variants()

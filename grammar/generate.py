@@ -89,6 +89,8 @@ def definitions_module(spec: m.Spec) -> str:
             out += [f"    {member_name(mem.name)} = {py_str(mem.notation or mem.name)}"
                     for mem in e.members]
             out += [""]
+            if e.name in {mc.name for mc in spec.machines}:
+                out += _transitions(spec, spec.machine(e.name))
         for r in (x for x in spec.records if x.pos.file == file):
             emitter = Emitter(Context(spec, lambda n: n, lambda n: False))
             out += ["", "@dataclass(frozen=True, slots=True)", f"class {r.name}:"]
@@ -115,6 +117,19 @@ def definitions_module(spec: m.Spec) -> str:
             out += ["", *_comment(c.doc, c.cites, spec)]
             out += [f"{constant_name(c.name)} = {c.value}", ""]
     return _finish(out)
+
+
+def _transitions(spec: m.Spec, machine: m.Machine) -> list[str]:
+    """A machine's transitions: (from, to) -> what causes it."""
+    name = machine.name
+    out = ["", f"{constant_name(name)}_TRANSITIONS: dict[tuple[{name}, {name}], tuple[str, ...]] = {{",
+           "    # every change of state the rules may make, and what causes it"]
+    for t in machine.transitions:
+        out += [f"    {line}" for line in _comment(t.doc, t.cites, spec)]
+        causes = ", ".join(py_str(c) for c in t.causes) + ("," if len(t.causes) == 1 else "")
+        out.append(f"    ({name}.{member_name(t.source)}, {name}.{member_name(t.target)}): "
+                   f"({causes}),")
+    return [*out, "}", ""]
 
 
 def _comment(doc: str | None, cites: tuple[m.Citation, ...], spec: m.Spec) -> list[str]:
@@ -272,7 +287,7 @@ def entry_points_module(spec: m.Spec) -> str:
         by_module.setdefault(modules.module[name], []).append(name)
     for module, names in sorted(by_module.items()):
         out += _import_line(f"{PACKAGE}.{module}", sorted(names))
-    out += ["", f"__all__ = [{', '.join(py_str(n) for n in present)}]"]
+    out += ([""] if present else []) + [f"__all__ = [{', '.join(py_str(n) for n in present)}]"]
     return _finish(out)
 
 

@@ -372,6 +372,44 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class MachineState:
+    name: str
+    text: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Transition:
+    source: str
+    target: str
+    causes: tuple[str, ...]  # what makes the machine take this transition
+    cites: tuple[Citation, ...]
+    doc: str | None
+    pos: Pos
+    target_pos: Pos
+
+
+@dataclass(frozen=True)
+class Machine:
+    """The states of one part of the game and every transition between them.
+
+    The machine is also an enum of its states (the parser adds it to
+    `Spec.enums`), so records and rules use the states as values.
+    """
+
+    name: str
+    cites: tuple[Citation, ...]
+    doc: str | None
+    states: tuple[MachineState, ...]
+    transitions: tuple[Transition, ...]
+    pos: Pos
+
+    def as_enum(self) -> Enum:
+        members = tuple(EnumMember(s.name, None, s.pos) for s in self.states)
+        return Enum(self.name, self.cites, self.doc, members, self.pos)
+
+
+@dataclass(frozen=True)
 class Reading:
     name: str
     text: str
@@ -414,8 +452,8 @@ class Profile:
         return {p.variant: p.reading for p in self.picks}
 
 
-Decl = Union[Clause, Enum, Record, Order, Table, Const, Rule, Variant, Profile]
-Cited = Union[Enum, Record, Order, Table, Const, Rule, Variant]
+Decl = Union[Clause, Enum, Record, Order, Table, Const, Rule, Machine, Variant, Profile]
+Cited = Union[Enum, Record, Order, Table, Const, Rule, Machine, Variant]
 
 
 @dataclass(frozen=True)
@@ -431,6 +469,7 @@ class Spec:
     tables: tuple[Table, ...] = ()
     consts: tuple[Const, ...] = ()
     rules: tuple[Rule, ...] = ()
+    machines: tuple[Machine, ...] = ()  # each also listed in `enums`, as an enum of its states
     variants: tuple[Variant, ...] = ()
     profiles: tuple[Profile, ...] = ()
 
@@ -446,8 +485,10 @@ class Spec:
 
     def cited(self) -> tuple[Cited, ...]:
         """Every declaration that cites clauses."""
-        return (*self.enums, *self.records, *self.orders, *self.tables, *self.consts,
-                *self.rules, *self.variants)
+        machine_names = {mc.name for mc in self.machines}
+        return (*(e for e in self.enums if e.name not in machine_names), *self.records,
+                *self.orders, *self.tables, *self.consts, *self.rules, *self.machines,
+                *self.variants)
 
     def clause(self, clause_id: str) -> Clause:
         return next(c for c in self.clauses if c.id == clause_id)
@@ -477,6 +518,9 @@ class Spec:
         """A variant by its name (`rounding`) or its ambiguity ID (`A5`)."""
         return next(v for v in self.variants if name in (v.name, v.id))
 
+    def machine(self, name: str) -> Machine:
+        return next(mc for mc in self.machines if mc.name == name)
+
     def profile(self, name: str) -> Profile:
         return next(p for p in self.profiles if p.name == name)
 
@@ -488,5 +532,9 @@ class Spec:
         return chosen
 
     def citing(self, clause_id: str) -> tuple[Cited, ...]:
-        """Every declaration that cites a clause."""
-        return tuple(d for d in self.cited() if any(c.clause == clause_id for c in d.cites))
+        """Every declaration that cites a clause (a machine also through its transitions)."""
+        def cites(d: Cited) -> bool:
+            own = any(c.clause == clause_id for c in d.cites)
+            return own or (isinstance(d, Machine) and any(
+                c.clause == clause_id for t in d.transitions for c in t.cites))
+        return tuple(d for d in self.cited() if cites(d))

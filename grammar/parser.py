@@ -187,6 +187,25 @@ class _ToModel(Transformer[Token, Any]):
         return m.Param(str(children[0]), children[1], self._tok(children[0]))
 
     @v_args(meta=True)
+    def machine(self, meta: Meta, children: list[Any]) -> m.Machine:
+        name, cites, *rest = children
+        doc, items = _split_doc(rest)
+        states = tuple(i for i in items if isinstance(i, m.MachineState))
+        transitions = tuple(i for i in items if isinstance(i, m.Transition))
+        return m.Machine(str(name), cites, doc, states, transitions, self._tok(name))
+
+    def state(self, children: list[Any]) -> m.MachineState:
+        return m.MachineState(str(children[0]), children[1], self._tok(children[0]))
+
+    def transition(self, children: list[Any]) -> m.Transition:
+        source, target, *rest = children
+        causes = [str(c) for c in rest if isinstance(c, Token)]
+        cites = next((c for c in rest if isinstance(c, tuple)), ())
+        doc = next((c for c in rest if isinstance(c, str) and not isinstance(c, Token)), None)
+        return m.Transition(str(source), str(target), tuple(causes), cites, doc,
+                            self._tok(source), self._tok(target))
+
+    @v_args(meta=True)
     def variant(self, meta: Meta, children: list[Any]) -> m.Variant:
         ident, name, cites, doc, *rest = children
         default: Token | None = rest.pop() if rest and isinstance(rest[-1], Token) else None
@@ -434,10 +453,12 @@ def assemble(decls: Iterable[m.Decl], sources: Iterable[tuple[str, str]]) -> m.S
     def of(kind: type) -> tuple[Any, ...]:
         return tuple(kinds.get(kind, ()))
 
+    machines: tuple[m.Machine, ...] = of(m.Machine)
     return m.Spec(
-        files=tuple(f for f, _ in sources), sources=sources, clauses=of(m.Clause), enums=of(m.Enum), records=of(m.Record),
+        files=tuple(f for f, _ in sources), sources=sources, clauses=of(m.Clause),
+        enums=of(m.Enum) + tuple(mc.as_enum() for mc in machines), records=of(m.Record),
         orders=of(m.Order), tables=of(m.Table), consts=of(m.Const), rules=of(m.Rule),
-        variants=of(m.Variant), profiles=of(m.Profile),
+        machines=machines, variants=of(m.Variant), profiles=of(m.Profile),
     )
 
 
