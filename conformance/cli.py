@@ -14,6 +14,8 @@ import sys
 
 COMMAND_MODULES = (
     "baloot.grammar.commands",  # baloot spec check | trace | show
+    "baloot.conformance.commands",  # baloot conform [lint | adapter]
+    "baloot.conformance.proofs.commands",  # baloot verify | explore
 )
 
 

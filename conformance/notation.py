@@ -73,7 +73,10 @@ def parse_action(text: str) -> Action:
             return Action("raise", head, args)
         if head == "double" and args in (("closed",), ("open",)):
             return Action("raise", head, args)
-        raise NotationError(f"action {text!r}: only 'double closed' or 'double open' take a word")
+        raise NotationError(
+            f"action {text!r}: expected no word after it "
+            "(only 'double closed' and 'double open' take one)"
+        )
     if head == "play":
         if len(args) != 1 or not is_card(args[0]):
             raise NotationError(f"action {text!r}: expected 'play CARD', e.g. 'play 10S'")

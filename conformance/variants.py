@@ -91,6 +91,4 @@ def load_register() -> Register:
 
 
 def register_from_folder(folder: Path) -> Register:
-    return parse_register(
-        [p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.baloot"))]
-    )
+    return parse_register([p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.baloot"))])

@@ -1,0 +1,139 @@
+"""A template adapter: copy this file, replace the toy engine with yours.
+
+The conformance runner starts this script once per run and speaks JSON lines
+over stdin/stdout (see PROTOCOL.md): every request has a `seq`, every reply
+echoes it. Print nothing else to stdout; log to stderr.
+
+    baloot conform --engine "python my_adapter.py"
+
+The toy engine below knows almost nothing about Baloot (it answers every
+request in the right shape, so the template runs as is and passes
+`--validate-protocol`, while failing the cases). Each `# >>> PLUG IN` marks
+where your engine's API goes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+class Refused(Exception):
+    """What the toy engine raises for an illegal action."""
+
+
+class ToyEngine:
+    """>>> PLUG IN: replace this class with your engine (or a wrapper of it)."""
+
+    def __init__(
+        self, profile: str, overrides: dict[str, str], dealer: int, deck: list[str]
+    ) -> None:
+        self.dealer = dealer
+        self.deck = deck
+        self.player = (dealer + 1) % 4  # the dealer's right bids first
+        self.passes = 0
+
+    def legal_actions(self) -> list[str]:
+        return ["pass"] if self.passes < 8 else []
+
+    def apply(self, action: str) -> None:
+        if action not in self.legal_actions():
+            raise Refused(f"{action!r} is not legal here")
+        self.passes += 1
+        self.player = (self.player + 1) % 4
+
+    def state(self) -> dict[str, Any]:
+        hands = [self.deck[5 * k : 5 * k + 5] for k in range(4)]
+        return {
+            "phase": "bidding" if self.passes < 8 else "deal",
+            "dealer": self.dealer,
+            "current_player": self.player if self.passes < 8 else None,
+            "face_up": self.deck[20],
+            "hands": [hands[(seat - self.dealer - 1) % 4] for seat in range(4)],
+            "contract": None,
+            "raises": [],
+            "multiplier": 1,
+            "trick": [],
+            "trick_winners": [],
+            "totals": [0, 0],
+        }
+
+
+class Session:
+    """Translates protocol requests to engine calls. One per run."""
+
+    def __init__(self) -> None:
+        self.engine: ToyEngine | None = None
+
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        # >>> PLUG IN: your engine's name, version, profile, and for each variant
+        # the readings it implements (variants left out: only the profile's reading).
+        return {
+            "protocol": 1,
+            "name": "toy-engine",
+            "version": "0.0.1",
+            "profile": "literal",
+            "readings": {},
+        }
+
+    def start(self, request: dict[str, Any]) -> dict[str, Any]:
+        setup = request["setup"]
+        # >>> PLUG IN: build a game from the pinned setup; never shuffle yourself.
+        self.engine = ToyEngine(
+            setup["profile"], setup["overrides"], setup["dealer"], setup["deck"]
+        )
+        return {}
+
+    def deal(self, request: dict[str, Any]) -> dict[str, Any]:
+        raise ValueError("the toy engine plays one round only")  # >>> PLUG IN
+
+    def legal(self, request: dict[str, Any]) -> dict[str, Any]:
+        engine = self._engine()
+        return {"player": engine.state()["current_player"], "actions": engine.legal_actions()}
+
+    def apply(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            self._engine().apply(request["action"])
+        except Refused as refusal:  # >>> PLUG IN: your engine's illegal-action exception
+            return {"ok": False, "refused": {"reason": str(refusal)}}
+        return {}
+
+    def state(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"state": self._engine().state()}
+
+    def result(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"result": None}  # >>> PLUG IN: the round result once a round is over
+
+    def bye(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def _engine(self) -> ToyEngine:
+        if self.engine is None:
+            raise ValueError("no game: send start first")
+        return self.engine
+
+
+def main() -> int:
+    session = Session()
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            seq, kind = request["seq"], request["type"]
+        except (ValueError, KeyError, TypeError) as exc:
+            print(
+                json.dumps({"seq": None, "ok": False, "error": f"bad request: {exc}"}), flush=True
+            )
+            continue
+        try:
+            reply = {"seq": seq, "ok": True, **getattr(session, kind)(request)}
+        except Exception as exc:  # report engine errors; never die on one request
+            reply = {"seq": seq, "ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        print(json.dumps(reply), flush=True)  # flush: the runner waits for each reply
+        if kind == "bye":
+            return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,185 @@
+"""The case pack: its manifest, its case files, and the case model.
+
+A pack is a folder with `pack.json` (name, version, protocol) and any number
+of `*.json` case files, each `{"cases": [...]}` (schema `case-file`). The
+default pack is `conformance/cases/`. Loading never raises on bad data: it
+returns the problems found, each naming the file, the case and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .schemas import schema_errors
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """Apply `action` while the phase is `while_phase` (at most `max` times)."""
+
+    action: str
+    while_phase: str
+    max: int = 8
+
+
+Step = str | Repeat
+
+
+@dataclass(frozen=True)
+class RoundScript:
+    deck: list[str]
+    actions: list[Step]
+    result: dict[str, Any] | None = None  # expected result after this round (subset)
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    kind: str  # legal, illegal, trick, round, game
+    title: str
+    clauses: list[str]
+    requires: dict[str, str]
+    dealer: int
+    deck: list[str]
+    totals: list[int] | None
+    actions: list[Step]
+    expect: dict[str, Any]
+    then: list[RoundScript] = field(default_factory=list)
+    working: list[str] = field(default_factory=list)
+    file: str = ""
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    message: str
+    case: str | None = None
+    where: str | None = None  # the field, e.g. setup.deck
+
+    def __str__(self) -> str:
+        parts = [self.file]
+        if self.case:
+            parts.append(f"case {self.case!r}")
+        if self.where:
+            parts.append(self.where)
+        return ": ".join([*parts, self.message])
+
+
+@dataclass
+class Pack:
+    name: str
+    version: str
+    protocol: int
+    folder: Path
+    cases: list[Case]
+
+
+def default_pack_folder() -> Path:
+    return Path(str(resources.files("baloot.conformance") / "cases"))
+
+
+def read_json(path: Path, problems: list[Problem]) -> Any:
+    """The JSON in `path`, or None with a problem naming line and column."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        problems.append(Problem(str(path), f"cannot read: {exc.strerror or exc}"))
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        problems.append(
+            Problem(
+                str(path), f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+            )
+        )
+        return None
+
+
+def _step(raw: Any) -> Step:
+    if isinstance(raw, str):
+        return raw
+    return Repeat(raw["repeat"], raw["while_phase"], raw.get("max", 8))
+
+
+def case_from_json(raw: dict[str, Any], file: str) -> Case:
+    """Build a Case from a dict that has passed the case-file schema."""
+    setup = raw["setup"]
+    return Case(
+        id=raw["id"],
+        kind=raw["kind"],
+        title=raw["title"],
+        clauses=list(raw["clauses"]),
+        requires=dict(raw.get("requires", {})),
+        dealer=setup["dealer"],
+        deck=list(setup["deck"]),
+        totals=list(setup["totals"]) if "totals" in setup else None,
+        actions=[_step(s) for s in raw["actions"]],
+        expect=dict(raw["expect"]),
+        then=[
+            RoundScript(list(r["deck"]), [_step(s) for s in r["actions"]], r.get("result"))
+            for r in raw.get("then", [])
+        ],
+        working=list(raw.get("working", [])),
+        file=file,
+    )
+
+
+def load_case_file(path: Path, problems: list[Problem]) -> list[tuple[dict[str, Any], Case]]:
+    """The cases of one file that pass the schema; problems for the rest."""
+    data = read_json(path, problems)
+    if data is None:
+        return []
+    name = path.name
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        problems.append(Problem(name, 'expected an object {"cases": [...]}'))
+        return []
+    # Whole-file problems outside the case list.
+    top = {k: v for k, v in data.items() if k != "cases"}
+    for message in schema_errors("case-file", {**top, "cases": []}):
+        problems.append(Problem(name, message))
+    loaded: list[tuple[dict[str, Any], Case]] = []
+    for index, raw in enumerate(data["cases"]):
+        label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+        case_name = label or f"#{index + 1}"
+        errors = schema_errors("case-file", {"cases": [raw]})
+        if errors:
+            for message in errors:
+                problems.append(
+                    Problem(
+                        name,
+                        message.replace("at cases/0/", "at ", 1).replace(
+                            "at cases/0:", "at (case):", 1
+                        ),
+                        case_name,
+                    )
+                )
+            continue
+        loaded.append((raw, case_from_json(raw, name)))
+    return loaded
+
+
+def load_manifest(folder: Path, problems: list[Problem]) -> tuple[str, str, int]:
+    path = folder / "pack.json"
+    if not path.exists():
+        problems.append(
+            Problem(str(path), "missing: a pack needs pack.json (name, version, protocol)")
+        )
+        return ("?", "?", 0)
+    data = read_json(path, problems)
+    if data is None:
+        return ("?", "?", 0)
+    errors = schema_errors("pack", data)
+    for message in errors:
+        problems.append(Problem("pack.json", message))
+    if errors:
+        return ("?", "?", 0)
+    return (data["name"], data["version"], data["protocol"])
+
+
+def case_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.glob("*.json") if p.name != "pack.json")

@@ -1,0 +1,226 @@
+"""`baloot conform`: run a case pack against an engine, lint a pack, or serve
+the reference engine as an adapter.
+
+    baloot conform --engine "COMMAND" [--profile P] [--only ID|GLOB] ...
+    baloot conform lint [--cases DIR]
+    baloot conform adapter
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from .cases import Case, Pack, default_pack_folder
+from .clauses import matches_clause_glob
+from .engine_process import EngineProcess
+from .lint import lint_pack
+from .report_console import print_report
+from .report_files import write_json, write_junit
+from .runner import Outcome, Runner
+from .variants import load_register
+from .xfail import XfailFileError, read_xfail_file
+
+PROGRESS_THRESHOLD = 20  # show a progress bar for runs with more cases than this
+
+
+def register(subparsers: Any) -> None:
+    conform = subparsers.add_parser(
+        "conform",
+        help="check a Baloot engine against the conformance case pack",
+        description="Run the conformance case pack against an engine speaking the protocol "
+        "of conformance/PROTOCOL.md, or lint a pack, or serve the reference engine.",
+    )
+    conform.add_argument(
+        "--engine",
+        metavar="COMMAND",
+        help="the engine command line (split like a shell would, but run without one)",
+    )
+    conform.add_argument(
+        "--cases", metavar="DIR", type=Path, help="a case pack folder (default: the built-in pack)"
+    )
+    conform.add_argument(
+        "--profile", help="the base profile for the run (default: the engine's own)"
+    )
+    conform.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="ID|GLOB",
+        help="run only cases with this id, or id glob, or citing a clause matching this glob "
+        "(e.g. 'SCORE.*'); repeatable",
+    )
+    conform.add_argument(
+        "--timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long to wait for each reply (default 5)",
+    )
+    conform.add_argument("--json", type=Path, metavar="FILE", help="write a JSON report")
+    conform.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    conform.add_argument(
+        "--xfail", type=Path, metavar="FILE", help="expected failures: lines of 'CASE-ID REASON'"
+    )
+    conform.add_argument(
+        "--validate-protocol",
+        action="store_true",
+        help="check every message, both ways, against the protocol's JSON Schemas",
+    )
+    conform.set_defaults(run=run_conform)
+    sub = conform.add_subparsers(dest="conform_command", metavar="SUBCOMMAND")
+    lint = sub.add_parser("lint", help="check a case pack without an engine")
+    lint.add_argument(
+        "--cases",
+        metavar="DIR",
+        type=Path,
+        dest="lint_cases",
+        help="a case pack folder (default: the built-in pack)",
+    )
+    lint.set_defaults(run=run_lint)
+    adapter = sub.add_parser(
+        "adapter", help="serve the reference engine over the protocol (stdin/stdout)"
+    )
+    adapter.set_defaults(run=run_adapter)
+
+
+def _stderr() -> Console:
+    return Console(stderr=True)
+
+
+def run_lint(args: argparse.Namespace) -> int:
+    folder = args.lint_cases or args.cases or default_pack_folder()
+    pack, problems = lint_pack(folder)
+    console = Console()
+    for problem in problems:
+        console.print(f"[red]error[/] {problem}", markup=True, highlight=False)
+    count = len(pack.cases)
+    if problems:
+        console.print(f"{len(problems)} problem(s) in pack {pack.name} {pack.version} ({folder})")
+        return 1
+    console.print(f"pack {pack.name} {pack.version}: {count} case(s), no problems")
+    return 0
+
+
+def run_adapter(args: argparse.Namespace) -> int:
+    from .reference_adapter import main as adapter_main
+
+    return adapter_main()
+
+
+def select_cases(pack: Pack, only: list[str]) -> list[Case]:
+    if not only:
+        return list(pack.cases)
+    return [
+        case
+        for case in pack.cases
+        if any(
+            case.id == p or fnmatch.fnmatchcase(case.id, p) or matches_clause_glob(case.clauses, p)
+            for p in only
+        )
+    ]
+
+
+def _extra_args(args: argparse.Namespace) -> list[str]:
+    """The options a rerun command must repeat."""
+    extra: list[str] = []
+    if args.cases:
+        extra += ["--cases", str(args.cases)]
+    if args.timeout != 5.0:
+        extra += ["--timeout", f"{args.timeout:g}"]
+    if args.validate_protocol:
+        extra.append("--validate-protocol")
+    return extra
+
+
+def run_conform(args: argparse.Namespace) -> int:
+    err = _stderr()
+    if not args.engine:
+        err.print("baloot conform: give --engine COMMAND (or a subcommand: lint, adapter)")
+        return 2
+    try:
+        argv = shlex.split(args.engine)
+    except ValueError as exc:
+        err.print(f"baloot conform: --engine: cannot split {args.engine!r}: {exc}")
+        return 2
+    if not argv:
+        err.print("baloot conform: --engine is empty")
+        return 2
+    if args.timeout <= 0:
+        err.print("baloot conform: --timeout must be positive")
+        return 2
+    register_ = load_register()
+    if args.profile and args.profile not in register_.profiles:
+        err.print(
+            f"baloot conform: --profile: no profile {args.profile!r}; expected one of "
+            + ", ".join(register_.profiles)
+        )
+        return 2
+    xfails: dict[str, str] = {}
+    if args.xfail:
+        try:
+            xfails = read_xfail_file(args.xfail)
+        except XfailFileError as exc:
+            err.print(f"baloot conform: --xfail: {exc}")
+            return 2
+    folder = args.cases or default_pack_folder()
+    pack, problems = lint_pack(folder, register_)
+    if problems:
+        for problem in problems:
+            err.print(f"error {problem}", markup=False, highlight=False)
+        err.print(
+            f"baloot conform: the pack has {len(problems)} problem(s); "
+            "run `baloot conform lint` and fix them first"
+        )
+        return 2
+    cases = select_cases(pack, args.only)
+    if not cases:
+        err.print(f"baloot conform: --only {' '.join(args.only)}: no case matches")
+        return 2
+
+    console = Console()
+    console.print(
+        f"[bold]case pack[/] {pack.name} {pack.version} ({len(cases)} of {len(pack.cases)} cases)"
+    )
+    console.print(f"[bold]engine[/]    {shlex.join(argv)}")
+    engine = EngineProcess(argv, timeout=args.timeout, validate=args.validate_protocol)
+    runner = Runner(engine, register_, profile=args.profile, xfails=xfails)
+    if len(cases) > PROGRESS_THRESHOLD and console.is_terminal:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
+            task = progress.add_task("cases", total=len(cases))
+
+            def advance(outcome: Outcome) -> None:
+                progress.update(task, advance=1, description=outcome.case.id)
+
+            report = runner.run(pack, cases, advance)
+    else:
+        report = runner.run(pack, cases)
+    extra = _extra_args(args)
+    print_report(console, report, extra)
+    try:
+        if args.json:
+            write_json(report, args.json, extra)
+        if args.junit:
+            write_junit(report, args.junit)
+    except OSError as exc:
+        err.print(f"baloot conform: cannot write the report: {exc}")
+        return 2
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit("run as: baloot conform ...")

@@ -1,0 +1,53 @@
+"""Comparing what a case expects with what the engine said.
+
+Expectations are subsets: a dict in a case names only the fields it checks,
+recursively; lists are compared whole. A few lists are sets by nature and
+are compared without order: legal actions and each team's projects.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+_MISSING = "<missing>"
+_UNORDERED_KEYS = {"projects"}  # lists of per-team lists whose inner order is free
+
+
+def project_onto(actual: Any, expected: Any) -> Any:
+    """`actual` cut down to the shape of `expected`, so the two can be diffed."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return actual
+        return {
+            k: project_onto(actual[k], v) if k in actual else _MISSING for k, v in expected.items()
+        }
+    return actual
+
+
+def _canonical(value: Any, key: str | None = None) -> Any:
+    if isinstance(value, dict):
+        return {k: _canonical(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        items = [_canonical(v) for v in value]
+        if key in _UNORDERED_KEYS:
+            return [
+                sorted(team, key=lambda p: json.dumps(p, sort_keys=True))
+                if isinstance(team, list)
+                else team
+                for team in items
+            ]
+        return items
+    return value
+
+
+def subset_matches(actual: Any, expected: Any) -> bool:
+    return bool(_canonical(project_onto(actual, expected)) == _canonical(expected))
+
+
+def render_diff(expected: Any, actual: Any) -> str:
+    """A unified diff, expected first, of the two values as indented JSON."""
+    left = json.dumps(_canonical(expected), indent=2, sort_keys=True).splitlines()
+    right = json.dumps(_canonical(actual), indent=2, sort_keys=True).splitlines()
+    return "\n".join(difflib.unified_diff(left, right, "expected", "actual", lineterm="", n=2))

@@ -1,0 +1,124 @@
+"""The runner's console report: header, failures with diffs and a rerun
+command, a summary table by clause family, and the totals."""
+
+from __future__ import annotations
+
+import shlex
+from collections import defaultdict
+
+from rich.console import Console
+from rich.markup import escape
+from rich.syntax import Syntax
+from rich.table import Table
+
+from .clauses import clause_family
+from .runner import ERRORED, FAILED, PASSED, SKIPPED, XFAILED, XPASSED, Outcome, RunReport
+
+STATUSES = (PASSED, FAILED, ERRORED, SKIPPED, XFAILED, XPASSED)
+_STYLE = {
+    PASSED: "green",
+    FAILED: "red",
+    ERRORED: "magenta",
+    SKIPPED: "yellow",
+    XFAILED: "cyan",
+    XPASSED: "bold yellow",
+}
+
+
+def rerun_command(report: RunReport, outcome: Outcome, extra: list[str] | None = None) -> str:
+    words = ["baloot", "conform", "--engine", shlex.join(report.engine_argv)]
+    if report.profile and report.profile != "?":
+        words += ["--profile", report.profile]
+    words += [*(extra or []), "--only", outcome.case.id]
+    return shlex.join(words)
+
+
+def print_header(console: Console, report_pack: str, engine: str) -> None:
+    console.print(f"[bold]case pack[/] {escape(report_pack)}")
+    console.print(f"[bold]engine[/]    {escape(engine)}")
+
+
+def print_report(console: Console, report: RunReport, extra_args: list[str] | None = None) -> None:
+    hello = report.hello
+    if hello:
+        console.print(
+            f"[bold]engine said[/] {escape(str(hello.get('name')))} "
+            f"{escape(str(hello.get('version')))}, "
+            f"profile {escape(str(hello.get('profile')))}; run profile {escape(report.profile)}"
+        )
+    for outcome in report.outcomes:
+        if outcome.status in (FAILED, ERRORED, XPASSED):
+            _print_problem(console, report, outcome, extra_args)
+    skipped = [o for o in report.outcomes if o.status == SKIPPED]
+    if skipped:
+        console.rule("[yellow]skipped")
+        for o in skipped:
+            console.print(f"[yellow]skipped[/] {escape(o.case.id)}: {escape(o.message)}")
+    xfailed = [o for o in report.outcomes if o.status == XFAILED]
+    for o in xfailed:
+        console.print(
+            f"[cyan]xfailed[/] {escape(o.case.id)} ({o.raw_status}): {escape(o.xfail_reason or '')}"
+        )
+    for case_id in report.unknown_xfails:
+        console.print(
+            f"[yellow]warning[/]: the xfail list names {escape(case_id)}, which is not in the pack"
+        )
+    console.print(summary_table(report))
+    totals = ", ".join(
+        f"{report.count(s)} {s}" for s in STATUSES if report.count(s) or s in (PASSED, FAILED)
+    )
+    verdict = "[green]OK[/]" if report.ok else "[red]FAILED[/]"
+    console.print(
+        f"{verdict} {totals} in {report.seconds:.1f} s "
+        f"(engine started {report.engine_starts} time(s))"
+    )
+
+
+def _print_problem(
+    console: Console, report: RunReport, o: Outcome, extra: list[str] | None
+) -> None:
+    style = _STYLE[o.status]
+    title = f"[{style}]{o.status.upper()}[/] {escape(o.case.id)}"
+    if o.reason:
+        title += f" [{style}]({escape(o.reason)})[/]"
+    console.rule(title, align="left")
+    console.print(f"[bold]title[/]   {escape(o.case.title)}")
+    console.print(
+        f"[bold]clauses[/] {', '.join(o.case.clauses)}    [bold]file[/] {escape(o.case.file)}"
+    )
+    if o.case.requires:
+        console.print(
+            "[bold]readings[/] " + ", ".join(f"{k}={v}" for k, v in o.case.requires.items())
+        )
+    if o.status == XPASSED:
+        console.print(
+            f"listed as an expected failure ({escape(o.xfail_reason or '')}) but passed: "
+            "take it off the list"
+        )
+    else:
+        console.print(escape(o.message))
+    if o.diff:
+        console.print(Syntax(o.diff, "diff", theme="ansi_dark", background_color="default"))
+    if o.engine_restarted:
+        console.print("[dim]engine killed; the next case starts a fresh one[/]")
+    console.print(f"[bold]rerun[/]   {escape(rerun_command(report, o, extra))}", soft_wrap=True)
+
+
+def by_family(report: RunReport) -> dict[str, dict[str, int]]:
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(STATUSES, 0))
+    for o in report.outcomes:
+        for family in sorted({clause_family(c) for c in o.case.clauses}):
+            counts[family][o.status] += 1
+    return dict(sorted(counts.items()))
+
+
+def summary_table(report: RunReport) -> Table:
+    table = Table(title="conformance by clause family", title_justify="left")
+    table.add_column("family")
+    for status in STATUSES:
+        table.add_column(status, justify="right", style=_STYLE[status])
+    for family, counts in by_family(report).items():
+        table.add_row(family, *(str(counts[s]) for s in STATUSES))
+    table.add_section()
+    table.add_row("all cases", *(str(report.count(s)) for s in STATUSES), style="bold")
+    return table

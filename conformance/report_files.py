@@ -1,0 +1,94 @@
+"""Machine-readable reports: `--json FILE` and `--junit FILE`."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+from .report_console import STATUSES, by_family, rerun_command
+from .runner import ERRORED, FAILED, SKIPPED, XFAILED, XPASSED, RunReport
+
+
+def report_as_json(report: RunReport, extra_args: list[str] | None = None) -> dict[str, Any]:
+    return {
+        "pack": {"name": report.pack.name, "version": report.pack.version},
+        "engine": {
+            "command": report.engine_argv,
+            "hello": report.hello,
+            "starts": report.engine_starts,
+        },
+        "profile": report.profile,
+        "ok": report.ok,
+        "seconds": round(report.seconds, 3),
+        "summary": {s: report.count(s) for s in STATUSES},
+        "by_family": by_family(report),
+        "unknown_xfails": report.unknown_xfails,
+        "cases": [
+            {
+                "id": o.case.id,
+                "kind": o.case.kind,
+                "file": o.case.file,
+                "clauses": o.case.clauses,
+                "requires": o.case.requires,
+                "status": o.status,
+                "raw_status": o.raw_status,
+                "reason": o.reason,
+                "message": o.message,
+                "expected": o.expected,
+                "actual": o.actual,
+                "diff": o.diff,
+                "xfail_reason": o.xfail_reason,
+                "engine_restarted": o.engine_restarted,
+                "seconds": round(o.seconds, 3),
+                "rerun": rerun_command(report, o, extra_args),
+            }
+            for o in report.outcomes
+        ],
+    }
+
+
+def write_json(report: RunReport, path: Path, extra_args: list[str] | None = None) -> None:
+    path.write_text(
+        json.dumps(report_as_json(report, extra_args), indent=2) + "\n", encoding="utf-8"
+    )
+
+
+def write_junit(report: RunReport, path: Path) -> None:
+    suite = ET.Element(
+        "testsuite",
+        name=f"baloot-conformance {report.pack.name} {report.pack.version}",
+        tests=str(len(report.outcomes)),
+        failures=str(report.count(FAILED)),
+        errors=str(report.count(ERRORED)),
+        skipped=str(report.count(SKIPPED) + report.count(XFAILED)),
+        time=f"{report.seconds:.3f}",
+    )
+    for o in report.outcomes:
+        family = o.case.clauses[0].split(".")[0]
+        element = ET.SubElement(
+            suite,
+            "testcase",
+            classname=f"{family}.{o.case.kind}",
+            name=o.case.id,
+            time=f"{o.seconds:.3f}",
+        )
+        text = f"clauses: {', '.join(o.case.clauses)}\n{o.message}\n{o.diff}".strip()
+        if o.status == FAILED:
+            ET.SubElement(
+                element, "failure", message=o.message.splitlines()[0] if o.message else ""
+            ).text = text
+        elif o.status == ERRORED:
+            ET.SubElement(
+                element, "error", message=f"{o.reason}: {o.message.splitlines()[0]}"
+            ).text = text
+        elif o.status == SKIPPED:
+            ET.SubElement(element, "skipped", message=o.message)
+        elif o.status == XFAILED:
+            ET.SubElement(element, "skipped", message=f"expected failure: {o.xfail_reason}")
+        elif o.status == XPASSED:
+            ET.SubElement(
+                element, "system-out"
+            ).text = f"passed but listed as xfail: {o.xfail_reason}"
+    ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)

@@ -1,0 +1,340 @@
+"""Running a case pack through one engine process.
+
+Each case: check the engine implements the readings it needs (else skipped);
+`start` from the pinned setup (the run's profile, the case's readings as
+overrides); apply the scripted actions; `deal` and play each further round of
+a game case; then check the expectation of the case's kind. A failed check
+fails the case; anything the engine does wrong at the protocol level errors
+it, kills the engine, and the next case starts a fresh one. After
+`MAX_START_FAILURES` failed starts in a row the remaining cases are errored
+without trying, so a dead engine cannot stretch a run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cases import Case, Pack, Repeat, Step
+from .compare import project_onto, render_diff, subset_matches
+from .engine_process import EngineError, EngineProcess
+from .variants import Register
+
+MAX_START_FAILURES = 3
+
+PASSED, FAILED, ERRORED, SKIPPED, XFAILED, XPASSED = (
+    "passed",
+    "failed",
+    "errored",
+    "skipped",
+    "xfailed",
+    "xpassed",
+)
+
+
+@dataclass
+class Outcome:
+    case: Case
+    status: str
+    message: str = ""
+    reason: str | None = None  # for errors: the EngineError reason
+    diff: str = ""
+    expected: Any = None
+    actual: Any = None
+    seconds: float = 0.0
+    xfail_reason: str | None = None
+    raw_status: str | None = None  # the status before the xfail list applied
+    engine_restarted: bool = False  # the engine was killed after this case
+
+
+@dataclass
+class RunReport:
+    pack: Pack
+    engine_argv: list[str]
+    profile: str
+    hello: dict[str, Any]
+    outcomes: list[Outcome] = field(default_factory=list)
+    engine_starts: int = 0
+    unknown_xfails: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def count(self, status: str) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def ok(self) -> bool:
+        return self.count(FAILED) == 0 and self.count(ERRORED) == 0
+
+
+class CaseFailed(Exception):
+    def __init__(self, message: str, expected: Any = None, actual: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.expected = expected
+        self.actual = actual
+
+
+class Runner:
+    def __init__(
+        self,
+        engine: EngineProcess,
+        register: Register,
+        *,
+        profile: str | None = None,
+        xfails: dict[str, str] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.register = register
+        self.requested_profile = profile
+        self.xfails = xfails or {}
+        self.start_failures = 0
+        self.engine_starts = 0
+        self.last_start_error: EngineError | None = None
+
+    # ---------------------------------------------------------------- run --
+
+    def run(
+        self, pack: Pack, cases: list[Case], on_outcome: Callable[[Outcome], None] | None = None
+    ) -> RunReport:
+        began = time.monotonic()
+        report = RunReport(pack, self.engine.argv, self.requested_profile or "?", {})
+        try:
+            for case in cases:
+                outcome = self.run_case(case)
+                report.outcomes.append(outcome)
+                if on_outcome:
+                    on_outcome(outcome)
+        finally:
+            self.engine.close()
+        report.hello = self.engine.hello
+        report.profile = self._profile() or "?"
+        report.engine_starts = self.engine_starts
+        ids = {c.id for c in cases}
+        report.unknown_xfails = sorted(
+            i for i in self.xfails if i not in ids and i not in {c.id for c in pack.cases}
+        )
+        report.seconds = time.monotonic() - began
+        return report
+
+    def run_case(self, case: Case) -> Outcome:
+        began = time.monotonic()
+        outcome = self._run_case(case)
+        outcome.seconds = time.monotonic() - began
+        return self._apply_xfail(outcome)
+
+    def _apply_xfail(self, outcome: Outcome) -> Outcome:
+        reason = self.xfails.get(outcome.case.id)
+        if reason is None or outcome.status == SKIPPED:
+            return outcome
+        outcome.xfail_reason = reason
+        outcome.raw_status = outcome.status
+        outcome.status = XFAILED if outcome.status in (FAILED, ERRORED) else XPASSED
+        return outcome
+
+    def _profile(self) -> str | None:
+        if self.requested_profile:
+            return self.requested_profile
+        profile = self.engine.hello.get("profile")
+        return profile if isinstance(profile, str) else None
+
+    def _ensure_engine(self) -> None:
+        if self.engine.running:
+            return
+        if self.start_failures >= MAX_START_FAILURES and self.last_start_error:
+            raise EngineError(
+                self.last_start_error.reason,
+                f"not run: the engine failed to start {self.start_failures} times in a row "
+                f"(last: {self.last_start_error.detail})",
+            )
+        self.engine_starts += 1
+        try:
+            self.engine.start()
+        except EngineError as exc:
+            self.start_failures += 1
+            self.last_start_error = exc
+            raise
+        self.start_failures = 0
+
+    def _run_case(self, case: Case) -> Outcome:
+        try:
+            self._ensure_engine()
+            profile = self._profile()
+            if profile is None or profile not in self.register.profiles:
+                return Outcome(
+                    case,
+                    ERRORED,
+                    f"unknown profile {profile!r}; the register has "
+                    + ", ".join(self.register.profiles),
+                    reason="profile",
+                )
+            missing = self._unimplemented(case, profile)
+            if missing:
+                return Outcome(
+                    case, SKIPPED, "needs " + ", ".join(missing) + ", not implemented by the engine"
+                )
+            self._execute(case, profile)
+        except CaseFailed as failure:
+            diff = ""
+            if failure.expected is not None or failure.actual is not None:
+                diff = render_diff(failure.expected, failure.actual)
+            return Outcome(
+                case,
+                FAILED,
+                failure.message,
+                diff=diff,
+                expected=failure.expected,
+                actual=failure.actual,
+            )
+        except EngineError as error:
+            self.engine.kill()
+            message = error.detail
+            if self.engine.transcript:
+                message += "\nlast messages:\n" + "\n".join(self.engine.transcript)
+            return Outcome(case, ERRORED, message, reason=error.reason, engine_restarted=True)
+        return Outcome(case, PASSED)
+
+    # ------------------------------------------------------------ readings --
+
+    def _readings_for(self, case: Case, profile: str) -> dict[str, str]:
+        readings = self.register.readings_of(profile)
+        readings.update(case.requires)
+        return readings
+
+    def _implemented(self, variant: str) -> list[str]:
+        declared = self.engine.hello.get("readings", {})
+        if isinstance(declared, dict) and isinstance(declared.get(variant), list):
+            return [str(r) for r in declared[variant]]
+        engine_profile = self.engine.hello.get("profile")
+        if isinstance(engine_profile, str) and engine_profile in self.register.profiles:
+            return [self.register.profiles[engine_profile].get(variant, "")]
+        return []
+
+    def _unimplemented(self, case: Case, profile: str) -> list[str]:
+        return [
+            f"{variant}={reading}"
+            for variant, reading in sorted(self._readings_for(case, profile).items())
+            if reading not in self._implemented(variant)
+        ]
+
+    # ----------------------------------------------------------- execution --
+
+    def _execute(self, case: Case, profile: str) -> None:
+        base = self.register.readings_of(profile)
+        overrides = {v: r for v, r in sorted(case.requires.items()) if base.get(v) != r}
+        setup: dict[str, Any] = {
+            "profile": profile,
+            "overrides": overrides,
+            "dealer": case.dealer,
+            "deck": case.deck,
+        }
+        if case.totals is not None:
+            setup["totals"] = case.totals
+        reply = self.engine.request({"type": "start", "setup": setup})
+        if not reply["ok"]:
+            raise CaseFailed(f"engine did not accept the setup: {reply}")
+        self._play(case.actions, "actions")
+        for index, script in enumerate(case.then):
+            reply = self.engine.request({"type": "deal", "deck": script.deck})
+            if not reply["ok"]:
+                raise CaseFailed(f"then[{index}]: engine did not accept the deal: {reply}")
+            self._play(script.actions, f"then[{index}].actions")
+            if script.result is not None:
+                self._check_result(script.result, f"then[{index}].result")
+        check = getattr(self, f"_check_{case.kind}")
+        check(case.expect)
+        if "state" in case.expect:
+            state = self._state()
+            if not subset_matches(state, case.expect["state"]):
+                raise CaseFailed(
+                    "state differs", case.expect["state"], project_onto(state, case.expect["state"])
+                )
+
+    def _play(self, steps: list[Step], where: str) -> None:
+        for index, step in enumerate(steps):
+            if isinstance(step, Repeat):
+                for _ in range(step.max):
+                    if self._state()["phase"] != step.while_phase:
+                        break
+                    self._apply_scripted(step.action, f"{where}[{index}]")
+                continue
+            self._apply_scripted(step, f"{where}[{index}]")
+
+    def _apply_scripted(self, action: str, where: str) -> None:
+        reply = self.engine.request({"type": "apply", "action": action})
+        if not reply["ok"]:
+            refused = reply.get("refused") or {}
+            detail = str(refused.get("reason", "no reason given"))
+            if refused.get("rule") or refused.get("clauses"):
+                detail += (
+                    f" (rule {refused.get('rule') or '?'}, clauses "
+                    f"{', '.join(map(str, refused.get('clauses') or [])) or '?'})"
+                )
+            raise CaseFailed(f"scripted action {where} {action!r} was refused: {detail}")
+
+    def _state(self) -> dict[str, Any]:
+        state = self.engine.request({"type": "state"}).get("state")
+        if not isinstance(state, dict):
+            raise EngineError("schema", "state reply has no 'state' object")
+        return state
+
+    def _legal(self) -> dict[str, Any]:
+        reply = self.engine.request({"type": "legal"})
+        if not isinstance(reply.get("actions"), list):
+            raise EngineError("schema", "legal reply has no 'actions' list")
+        return {"player": reply.get("player"), "actions": sorted(map(str, reply["actions"]))}
+
+    # ------------------------------------------------------- expectations --
+
+    def _check_legal(self, expect: dict[str, Any]) -> None:
+        legal = self._legal()
+        wanted: dict[str, Any] = {"actions": sorted(expect["actions"])}
+        if "player" in expect:
+            wanted["player"] = expect["player"]
+        got = {k: legal[k] for k in wanted}
+        if got != wanted:
+            extra = sorted(set(legal["actions"]) - set(wanted["actions"]))
+            lacking = sorted(set(wanted["actions"]) - set(legal["actions"]))
+            parts = []
+            if lacking:
+                parts.append("missing " + ", ".join(lacking))
+            if extra:
+                parts.append("unexpected " + ", ".join(extra))
+            if got.get("player") != wanted.get("player"):
+                parts.append(f"player {got.get('player')} instead of {wanted.get('player')}")
+            raise CaseFailed("legal actions differ: " + "; ".join(parts), wanted, got)
+
+    def _check_illegal(self, expect: dict[str, Any]) -> None:
+        before = (self._state(), self._legal())
+        reply = self.engine.request({"type": "apply", "action": expect["action"]})
+        if reply["ok"]:
+            raise CaseFailed(f"action {expect['action']!r} was accepted; it must be refused")
+        after = (self._state(), self._legal())
+        if after != before:
+            raise CaseFailed(
+                "the state changed after a refused action",
+                {"state": before[0], "legal": before[1]},
+                {"state": after[0], "legal": after[1]},
+            )
+
+    def _check_trick(self, expect: dict[str, Any]) -> None:
+        winners = self._state().get("trick_winners")
+        if winners != expect["trick_winners"]:
+            raise CaseFailed(
+                "trick winners differ",
+                {"trick_winners": expect["trick_winners"]},
+                {"trick_winners": winners},
+            )
+
+    def _check_round(self, expect: dict[str, Any]) -> None:
+        self._check_result(expect["result"], "expect.result")
+
+    _check_game = _check_round
+
+    def _check_result(self, wanted: dict[str, Any], where: str) -> None:
+        result = self.engine.request({"type": "result"}).get("result")
+        if result is None:
+            raise CaseFailed(f"{where}: engine has no round result", wanted, None)
+        if not subset_matches(result, wanted):
+            raise CaseFailed(f"{where}: round result differs", wanted, project_onto(result, wanted))

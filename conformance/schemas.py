@@ -1,0 +1,85 @@
+"""The JSON Schemas of the protocol messages and the case files.
+
+`conformance/schema/*.json` hold one schema per message (`hello.request`,
+`hello.reply`, ..., `error.reply`), the shared definitions (`common`), the
+case file (`case-file`) and the pack manifest (`pack`). They refer to each
+other by `$id` (`urn:baloot:conformance:NAME`).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+BASE_URI = "urn:baloot:conformance:"
+REQUEST_TYPES: tuple[str, ...] = (
+    "hello",
+    "start",
+    "deal",
+    "legal",
+    "apply",
+    "state",
+    "result",
+    "bye",
+)
+
+
+@cache
+def _all_schemas() -> dict[str, dict[str, Any]]:
+    folder = resources.files("baloot.conformance") / "schema"
+    out: dict[str, dict[str, Any]] = {}
+    for entry in folder.iterdir():
+        if entry.name.endswith(".json"):
+            out[entry.name.removesuffix(".json")] = json.loads(entry.read_text(encoding="utf-8"))
+    return out
+
+
+@cache
+def _registry() -> Registry[Any]:
+    resources_ = [
+        (schema["$id"], Resource.from_contents(schema)) for schema in _all_schemas().values()
+    ]
+    return Registry().with_resources(resources_)
+
+
+def schema_names() -> list[str]:
+    return sorted(_all_schemas())
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    """The validator of one schema, e.g. `validator("state.reply")`."""
+    schema = _all_schemas()[name]
+    return Draft202012Validator(schema, registry=_registry())
+
+
+def schema_errors(name: str, instance: Any) -> list[str]:
+    """Every way `instance` breaks schema `name`, as 'at FIELD: message' lines."""
+    found = []
+    for error in sorted(validator(name).iter_errors(instance), key=lambda e: list(e.path)):
+        where = "/".join(str(p) for p in error.absolute_path) or "(top)"
+        found.append(f"at {where}: {_short(error.message)}")
+    return found
+
+
+def _short(message: str, limit: int = 300) -> str:
+    return message if len(message) <= limit else message[: limit - 3] + "..."
+
+
+def request_errors(message: dict[str, Any]) -> list[str]:
+    kind = message.get("type")
+    if kind not in REQUEST_TYPES:
+        return [f"at type: unknown request type {kind!r}"]
+    return schema_errors(f"{kind}.request", message)
+
+
+def reply_errors(request_type: str, reply: dict[str, Any]) -> list[str]:
+    """Check a reply to a request of `request_type`; error replies have their own schema."""
+    if reply.get("ok") is False and "error" in reply:
+        return schema_errors("error.reply", reply)
+    return schema_errors(f"{request_type}.reply", reply)

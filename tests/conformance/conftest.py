@@ -1,0 +1,87 @@
+"""Shared helpers of the conformance tests: tiny case packs and engine commands."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from baloot.conformance.cli import main as cli_main
+from baloot.conformance.notation import ALL_CARDS
+
+FAKE_ENGINES = Path(__file__).parent / "fake_engines"
+
+
+def engine_command(name: str) -> str:
+    """The --engine value that runs fake engine `name` with this Python."""
+    return shlex.join([sys.executable, str(FAKE_ENGINES / f"{name}.py")])
+
+
+def legal_case(case_id: str, **overrides: Any) -> dict[str, Any]:
+    case: dict[str, Any] = {
+        "id": case_id,
+        "kind": "legal",
+        "title": "the first bidder's options",
+        "clauses": ["BID.2"],
+        "setup": {"dealer": 3, "deck": list(ALL_CARDS)},
+        "actions": [],
+        "expect": {"player": 0, "actions": ["pass", "hokum", "sun"]},
+    }
+    case.update(overrides)
+    return case
+
+
+def write_pack(folder: Path, cases: list[dict[str, Any]], *, version: str = "9.8.7") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "pack.json").write_text(
+        json.dumps({"name": "test-pack", "version": version, "protocol": 1})
+    )
+    (folder / "cases.json").write_text(json.dumps({"cases": cases}, indent=2))
+    return folder
+
+
+RunConform = Callable[..., tuple[int, dict[str, Any], str]]
+
+
+@pytest.fixture
+def run_conform(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> RunConform:
+    """Run `baloot conform` on a pack; returns (exit status, JSON report, console text)."""
+
+    def run(engine: str, pack: Path, *extra: str) -> tuple[int, dict[str, Any], str]:
+        report_path = tmp_path / "report.json"
+        status = cli_main(
+            [
+                "conform",
+                "--engine",
+                engine_command(engine),
+                "--cases",
+                str(pack),
+                "--json",
+                str(report_path),
+                *extra,
+            ]
+        )
+        out = capsys.readouterr()
+        report = json.loads(report_path.read_text()) if report_path.exists() else {}
+        return status, report, out.out + out.err
+
+    return run
+
+
+@pytest.fixture
+def make_case() -> Callable[..., dict[str, Any]]:
+    return legal_case
+
+
+@pytest.fixture
+def make_pack() -> Callable[..., Path]:
+    return write_pack
+
+
+@pytest.fixture
+def three_case_pack(tmp_path: Path) -> Path:
+    return write_pack(tmp_path / "pack", [legal_case("c1"), legal_case("c2"), legal_case("c3")])

@@ -1,0 +1,5 @@
+"""A well-behaved fake engine."""
+
+from fake_base import serve
+
+serve()

@@ -1,0 +1,93 @@
+"""The runner against deliberately broken engines: every failure is reported
+as errored with its reason, the engine is restarted for the next case, and
+the run ends with a complete report."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+RunConform = Any
+
+
+def statuses(report: dict[str, Any]) -> dict[str, str]:
+    return {c["id"]: c["status"] for c in report["cases"]}
+
+
+def test_good_engine_passes(run_conform: RunConform, three_case_pack: Path) -> None:
+    status, report, text = run_conform("good", three_case_pack)
+    assert status == 0
+    assert statuses(report) == {"c1": "passed", "c2": "passed", "c3": "passed"}
+    assert report["engine"]["starts"] == 1
+    assert report["pack"] == {"name": "test-pack", "version": "9.8.7"}
+    assert "test-pack 9.8.7" in text
+
+
+@pytest.mark.parametrize(
+    ("engine", "reasons", "words"),
+    [
+        ("crashes_mid_case", {"exited"}, "internal error, giving up"),
+        ("hangs", {"timeout"}, "no reply within"),
+        ("prints_garbage", {"invalid_json"}, "not JSON"),
+        ("wrong_seq", {"wrong_seq"}, "expected seq"),
+        ("floods", {"flood"}, "longer than"),
+        ("slow", {"timeout"}, "no reply within"),
+        ("unsolicited", {"unsolicited_output", "wrong_seq"}, ""),
+    ],
+)
+def test_broken_engine_errors_one_case_and_restarts(
+    run_conform: RunConform, three_case_pack: Path, engine: str, reasons: set[str], words: str
+) -> None:
+    began = time.monotonic()
+    status, report, text = run_conform(engine, three_case_pack, "--timeout", "0.5")
+    assert status == 1
+    assert statuses(report) == {"c1": "passed", "c2": "errored", "c3": "passed"}
+    errored = report["cases"][1]
+    assert errored["reason"] in reasons
+    assert words in errored["message"]
+    assert errored["engine_restarted"] is True
+    assert report["engine"]["starts"] == 2  # restarted once, for c3
+    assert report["summary"]["errored"] == 1 and report["summary"]["passed"] == 2
+    assert "--only c2" in errored["rerun"]
+    assert "ERRORED c2" in text
+    assert time.monotonic() - began < 10
+
+
+def test_engine_exiting_at_handshake_errors_every_case(
+    run_conform: RunConform, tmp_path: Path, make_case: Any, make_pack: Any
+) -> None:
+    pack = make_pack(tmp_path / "p", [make_case(f"c{i}") for i in range(6)])
+    status, report, _text = run_conform("exits_at_handshake", pack, "--timeout", "0.5")
+    assert status == 1
+    assert set(statuses(report).values()) == {"errored"}
+    assert all(c["reason"] == "handshake" for c in report["cases"])
+    assert "no protocol for you" in report["cases"][0]["message"]  # stderr is shown
+    assert report["engine"]["starts"] == 3  # then the runner stops trying
+    assert "not run" in report["cases"][5]["message"]
+
+
+def test_missing_engine_binary_is_an_error_not_a_traceback(
+    run_conform: RunConform, three_case_pack: Path
+) -> None:
+    from baloot.conformance.cli import main
+
+    status = main(
+        ["conform", "--engine", "/nonexistent/engine --flag", "--cases", str(three_case_pack)]
+    )
+    assert status == 1
+
+
+def test_schema_breaking_reply_needs_validate_protocol(
+    run_conform: RunConform, three_case_pack: Path
+) -> None:
+    _, report, _ = run_conform("breaks_schema", three_case_pack)
+    assert statuses(report)["c2"] == "failed"  # seat 9 is just a wrong answer
+    _status, report, _ = run_conform("breaks_schema", three_case_pack, "--validate-protocol")
+    assert statuses(report)["c2"] == "errored"
+    assert report["cases"][1]["reason"] == "schema"
+    assert "current_player" not in report["cases"][1]["message"]
+    assert "player" in report["cases"][1]["message"]
+    assert statuses(report)["c3"] == "passed"
