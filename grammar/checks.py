@@ -74,11 +74,12 @@ class _Checker:
                 seen[name] = pos
 
     def check_reserved(self) -> None:
-        """Words of the language lex as names where only a name may stand, but can never
-        be referred to: `enum E { none }` declares a member no expression can reach."""
-        from baloot.grammar.parser import keyword_names
+        """A word that may begin an expression lexes as a name where only a name may
+        stand, but can never be referred to: `enum E { none }` declares a member no
+        expression can reach, and a parameter `none` reads as the literal."""
+        from baloot.grammar.parser import expression_words
 
-        words = keyword_names()
+        words = expression_words()
         named: list[tuple[str, m.Pos]] = []
         for e in self.spec.enums:
             named += [(e.name, e.pos), *((mem.name, mem.pos) for mem in e.members)]
@@ -98,7 +99,7 @@ class _Checker:
         for name, pos in named:
             if name in words:
                 self.problem(pos, f"'{name}' is a word of the language, not a name",
-                             "a name that is not a word of the language")
+                             f"a name other than {', '.join(sorted(words))}")
 
     # -- clauses --------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ expected there.
 from __future__ import annotations
 
 import ast
+import warnings
 from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
@@ -63,6 +64,22 @@ def keyword_names() -> frozenset[str]:
     )
 
 
+@cache
+def expression_words() -> frozenset[str]:
+    """Words that may begin an expression (`true`, `none`, `not`, ...).
+
+    Elsewhere the lexer reads a word as a name where only a name may stand, but a
+    name spelled like one of these can never be referred to: `none` is the literal.
+    """
+    parser = _lark().parse_interactive("rule r [A.1] () -> int { return ")
+    parser.exhaust_lexer()
+    accepted = parser.accepts()  # type: ignore[no-untyped-call]
+    return frozenset(
+        t.pattern.value for t in _lark().terminals
+        if t.name in accepted and t.pattern.type == "str" and t.pattern.value.isidentifier()
+    )
+
+
 class _ToModel(Transformer[Token, Any]):
     """Builds model objects from the parse tree, keeping every position."""
 
@@ -80,7 +97,7 @@ class _ToModel(Transformer[Token, Any]):
         """A quoted text's value; a bad escape is a positioned error, not a crash."""
         try:
             return _unquote(token)
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, Warning):
             raise SpecError([SpecProblem(
                 self._tok(token), "bad escape in a quoted text",
                 'a text whose backslashes start an escape such as \\" \\\\ \\n or \\t')]) from None
@@ -384,7 +401,9 @@ setattr(_ToModel, "return", _ToModel.return_)
 
 
 def _unquote(token: Token | str) -> str:
-    value = ast.literal_eval(str(token))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an unknown escape such as \q is an error too
+        value = ast.literal_eval(str(token))
     assert isinstance(value, str)
     return value
 
@@ -395,6 +414,23 @@ def _split_doc(rest: list[Any]) -> tuple[str | None, list[Any]]:
     if rest and rest[0] is None:
         return None, rest[1:]
     return None, rest
+
+
+def _accepted_before(text: str, offset: int | None) -> set[str]:
+    """The terminals the parser accepts right after `text[:offset]`.
+
+    Exact, unlike the sets on lark's errors: LALR merges states, so those may list
+    what only another context allows (a declaration inside a table) or, after
+    reducing on the error, miss what could still follow (another text).
+    """
+    if offset is None:
+        return set()
+    try:
+        parser = _lark().parse_interactive(text[:offset])
+        parser.exhaust_lexer()
+        return set(parser.accepts())  # type: ignore[no-untyped-call]
+    except UnexpectedInput:
+        return set()
 
 
 def _syntax_problem(err: UnexpectedInput, file: str, text: str) -> SpecProblem:
@@ -411,10 +447,11 @@ def _syntax_problem(err: UnexpectedInput, file: str, text: str) -> SpecProblem:
             message = "the file ends too early"
         else:
             message = f"unexpected {str(err.token)!r}"
-        expected_terms = err.accepts or err.expected
+        end = len(text) if err.token.type == "$END" else err.token.start_pos
+        expected_terms = _accepted_before(text, end) or err.accepts or err.expected
     elif isinstance(err, UnexpectedCharacters):
         message = f"unexpected character {source_line[column - 1:column]!r}"
-        expected_terms = err.allowed or ()
+        expected_terms = _accepted_before(text, err.pos_in_stream) or err.allowed or ()
     else:
         message = "the file ends too early"
         expected_terms = getattr(err, "expected", ()) or ()
@@ -433,7 +470,7 @@ def parse_text(text: str, file: str = "<spec>") -> list[m.Decl]:
         decls: list[m.Decl] = _ToModel(file).transform(tree).children
     except VisitError as err:
         if isinstance(err.orig_exc, SpecError):  # a positioned problem, such as a bad escape
-            lines = text.split("\n")
+            lines = [line.rstrip("\r") for line in text.split("\n")]
             raise SpecError([
                 replace(p, source_line=lines[p.pos.line - 1] if p.pos.line <= len(lines) else None)
                 for p in err.orig_exc.problems]) from None
