@@ -112,9 +112,9 @@ class Emitter:
             return [f"{indent}return {self.expr(s.value, scope)}"]
         if isinstance(s, m.Require):
             clauses = ", ".join(py_str(c) for c in self.ctx.clauses)
-            condition = self.expr(s.condition, scope, PRECEDENCE["atom"])
+            condition = self.expr(m.UnaryOp("not", s.condition, s.pos), scope)
             return [
-                f"{indent}if not {condition}:",
+                f"{indent}if {condition}:",
                 f"{indent}    raise IllegalAction({py_str(s.message)}, rule={py_str(self.ctx.rule_name)}, "
                 f"clauses=({clauses}{',' if len(self.ctx.clauses) == 1 else ''}))",
             ]
@@ -177,8 +177,11 @@ class Emitter:
             return self.binop(e, scope)
         if isinstance(e, m.UnaryOp):
             if e.op == "not":
+                inner = e.operand
+                if isinstance(inner, m.BinOp) and inner.op == "in":  # `not (a in b)` is `a not in b`
+                    return self.binop(m.BinOp("not in", inner.left, inner.right, inner.pos), scope)
                 # a comparison under `not` keeps its brackets, for the reader
-                operand = self.expr(e.operand, scope, PRECEDENCE["=="] + 1)
+                operand = self.expr(e.operand, scope, PRECEDENCE["atom"])
                 return f"not {operand}", PRECEDENCE["not"]
             return f"-{self.expr(e.operand, scope, PRECEDENCE['neg'])}", PRECEDENCE["neg"]
         if isinstance(e, m.IfExpr):
@@ -210,6 +213,9 @@ class Emitter:
 
     def binop(self, e: m.BinOp, scope: set[str]) -> tuple[str, int]:
         prec = PRECEDENCE[e.op]
+        if e.op in ("==", "!=") and isinstance(e.right, m.NoneLit):  # `x is None`, as Python has it
+            op = "is" if e.op == "==" else "is not"
+            return f"{self.expr(e.left, scope, prec + 1)} {op} None", prec
         if e.op in COMPARISONS:
             left = self.expr(e.left, scope, prec + 1)
             right = self.expr(e.right, scope, prec + 1)

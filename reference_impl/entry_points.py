@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from baloot.reference_impl.game import (
+from baloot.reference_impl.game_rules import (
     apply_action,
     current_player,
     deal_next,

@@ -19,7 +19,9 @@ class Readings:
     rounding: str  # A5: each_team | bidder_takes_rest | adjusted_to_total
     project_units: str  # A6: bunts_before_rounding | points_after_rounding
     scoring_projects: str  # A7: all_declared | best_team_only
-    projects_on_failure: str  # A8: maximum_only | maximum_and_all_projects | maximum_and_own_projects
+    projects_on_failure: (
+        str  # A8: maximum_only | maximum_and_all_projects | maximum_and_own_projects
+    )
     kaboot: str  # A9: flat_44 | sun_44_hokum_25
     locked_round: str  # A10: double_and_four | any_raise | doubler_chooses
     sun_raises: str  # A11: gate_strict_all | gate_inclusive_all | gate_strict_double_only
@@ -41,11 +43,20 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "sequence_order": ("natural", "rank_order"),
     "sun_overcall": ("last_caller_wins", "sun_ends_bidding", "earlier_seat_priority"),
     "hokum_answer": ("all_others", "not_yet_passed"),
-    "bidder_success": ("margin_points", "more_than_half_points", "more_than_half_bunts", "half_bunts_or_more"),
+    "bidder_success": (
+        "margin_points",
+        "more_than_half_points",
+        "more_than_half_bunts",
+        "half_bunts_or_more",
+    ),
     "rounding": ("each_team", "bidder_takes_rest", "adjusted_to_total"),
     "project_units": ("bunts_before_rounding", "points_after_rounding"),
     "scoring_projects": ("all_declared", "best_team_only"),
-    "projects_on_failure": ("maximum_only", "maximum_and_all_projects", "maximum_and_own_projects"),
+    "projects_on_failure": (
+        "maximum_only",
+        "maximum_and_all_projects",
+        "maximum_and_own_projects",
+    ),
     "kaboot": ("flat_44", "sun_44_hokum_25"),
     "locked_round": ("double_and_four", "any_raise", "doubler_chooses"),
     "sun_raises": ("gate_strict_all", "gate_inclusive_all", "gate_strict_double_only"),

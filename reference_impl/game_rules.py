@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import bidding, cards, deal, play, raises, scoring
+from baloot.reference_impl import (
+    bidding_rules,
+    cards_rules,
+    deal_rules,
+    play_rules,
+    raises_rules,
+    scoring_rules,
+)
 from baloot.reference_impl.definitions import (
     GAME_TARGET,
     Action,
@@ -56,14 +63,14 @@ def double_action(lock: Lock) -> Action:
     return replace(action_of(ActionKind.DOUBLE_RAISE), lock=lock)
 
 
-def declare_action(kind: ProjectKind, cards_: list[Card]) -> Action:
+def declare_action(kind: ProjectKind, cards: list[Card]) -> Action:
     """Declaring a project: its kind and its cards.
 
     PROJ.1: Projects are combinations of cards that earn bonus points. Each must be declared at
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
     """
-    return replace(action_of(ActionKind.DECLARE_PROJECT), project=kind, cards=cards_)
+    return replace(action_of(ActionKind.DECLARE_PROJECT), project=kind, cards=cards)
 
 
 def play_action(card: Card) -> Action:
@@ -84,15 +91,17 @@ def start_game(dealer: int, deck: list[Card]) -> Game:
     SETUP.4: The deck is shuffled and every player is dealt a hand of five cards; of the cards
         left over, one is turned face up on the table.
     """
-    if not (dealer in cards.seats()):
-        raise IllegalAction("the dealer must be a seat, 0 to 3", rule="start_game", clauses=("GAME.1", "SETUP.4"))
-    return deal.deal(dealer, deck, [0, 0])
+    if dealer not in cards_rules.seats():
+        raise IllegalAction(
+            "the dealer must be a seat, 0 to 3", rule="start_game", clauses=("GAME.1", "SETUP.4")
+        )
+    return deal_rules.deal(dealer, deck, [0, 0])
 
 
-def deal_next(game_: Game, deck: list[Card]) -> Game:
+def deal_next(game: Game, deck: list[Card]) -> Game:
     """Deal the next round from a deck order, after a round (the deal passes to the next player
-    counterclockwise) or after all passed twice (A20 says who deals). The last round's result stays
-    readable until the next round ends.
+    counterclockwise) or after all passed twice (A20 says who deals). The last round's result
+    stays readable until the next round ends.
 
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
@@ -101,12 +110,18 @@ def deal_next(game_: Game, deck: list[Card]) -> Game:
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
     """
-    if not (game_.phase in [Phase.WAITING_DEAL, Phase.ROUND_OVER]):
-        raise IllegalAction("the game is not waiting for a deal", rule="deal_next", clauses=("GAME.1", "SETUP.3", "BID.9"))
-    return replace(deal.deal(game_.next_dealer_seat, deck, game_.totals), last_result=game_.last_result)
+    if game.phase not in [Phase.WAITING_DEAL, Phase.ROUND_OVER]:
+        raise IllegalAction(
+            "the game is not waiting for a deal",
+            rule="deal_next",
+            clauses=("GAME.1", "SETUP.3", "BID.9"),
+        )
+    return replace(
+        deal_rules.deal(game.next_dealer_seat, deck, game.totals), last_result=game.last_result
+    )
 
 
-def current_player(game_: Game) -> int | None:
+def current_player(game: Game) -> int | None:
     """The seat to act, or none while the game waits for a deal or is over.
 
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
@@ -116,14 +131,14 @@ def current_player(game_: Game) -> int | None:
     PLAY.4: Whoever wins a trick leads to the next one. The round is over once every card has
         been played.
     """
-    if game_.phase in [Phase.BIDDING, Phase.RAISING]:
-        return game_.asking[0]
-    if game_.phase == Phase.PLAYING:
-        return play.to_play(game_)
+    if game.phase in [Phase.BIDDING, Phase.RAISING]:
+        return game.asking[0]
+    if game.phase == Phase.PLAYING:
+        return play_rules.to_play(game)
     return None
 
 
-def legal_actions(readings: Readings, game_: Game) -> list[Action]:
+def legal_actions(readings: Readings, game: Game) -> list[Action]:
     """Every legal action of the player to act, in canonical order; none while the game waits for a
     deal or is over.
 
@@ -141,35 +156,39 @@ def legal_actions(readings: Readings, game_: Game) -> list[Action]:
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
     """
-    if game_.phase == Phase.BIDDING:
-        return bidding.bidding_actions(readings, game_)
-    if game_.phase == Phase.RAISING:
-        return raises.raising_actions(readings, game_)
-    if game_.phase == Phase.PLAYING:
-        return play.play_actions(readings, game_)
+    if game.phase == Phase.BIDDING:
+        return bidding_rules.bidding_actions(readings, game)
+    if game.phase == Phase.RAISING:
+        return raises_rules.raising_actions(readings, game)
+    if game.phase == Phase.PLAYING:
+        return play_rules.play_actions(readings, game)
     return []
 
 
-def apply_action(readings: Readings, game_: Game, action: Action) -> Game:
+def apply_action(readings: Readings, game: Game, action: Action) -> Game:
     """The state after the player to act takes an action: a call in the bidding, a raise, a
     declaration or a card.
 
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
     """
-    if not (game_.phase in [Phase.BIDDING, Phase.RAISING, Phase.PLAYING]):
-        raise IllegalAction("no action is expected: the game waits for a deal or is over", rule="apply_action", clauses=("GAME.1",))
-    if game_.phase == Phase.BIDDING:
-        return bidding.apply_bid(readings, game_, action)
-    if game_.phase == Phase.RAISING:
-        return raises.apply_raise(readings, game_, action)
-    return play.apply_play_action(readings, game_, action)
+    if game.phase not in [Phase.BIDDING, Phase.RAISING, Phase.PLAYING]:
+        raise IllegalAction(
+            "no action is expected: the game waits for a deal or is over",
+            rule="apply_action",
+            clauses=("GAME.1",),
+        )
+    if game.phase == Phase.BIDDING:
+        return bidding_rules.apply_bid(readings, game, action)
+    if game.phase == Phase.RAISING:
+        return raises_rules.apply_raise(readings, game, action)
+    return play_rules.apply_play_action(readings, game, action)
 
 
-def finish_round(readings: Readings, game_: Game) -> Game:
-    """The eighth trick is over: the round is scored, each team adds its points to its running total,
-    and the game ends if a team has won; otherwise it waits for the next deal, by the next player
-    counterclockwise.
+def finish_round(readings: Readings, game: Game) -> Game:
+    """The eighth trick is over: the round is scored, each team adds its points to its running
+    total, and the game ends if a team has won; otherwise it waits for the next deal, by the
+    next player counterclockwise.
 
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
@@ -178,8 +197,15 @@ def finish_round(readings: Readings, game_: Game) -> Game:
         8 points more. Each team's points for the round are then added to its running total.
     END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
     """
-    result = scoring.score_round(readings, game_)
-    return replace(game_, phase=Phase.GAME_OVER if result.game_over else Phase.ROUND_OVER, totals=result.totals, last_result=result, winner=result.winner, next_dealer_seat=cards.next_seat(game_.dealer))
+    result = scoring_rules.score_round(readings, game)
+    return replace(
+        game,
+        phase=Phase.GAME_OVER if result.game_over else Phase.ROUND_OVER,
+        totals=result.totals,
+        last_result=result,
+        winner=result.winner,
+        next_dealer_seat=cards_rules.next_seat(game.dealer),
+    )
 
 
 def game_winner(
@@ -198,7 +224,7 @@ def game_winner(
     """
     if level == RaiseLevel.GAHWA_DECLARED and readings.gahwa == "round_decides_game":
         return round_winner
-    reached = [t for t in cards.teams() if totals[t] >= GAME_TARGET]
+    reached = [t for t in cards_rules.teams() if totals[t] >= GAME_TARGET]
     if len(reached) == 0:
         return None
     if len(reached) == 1:

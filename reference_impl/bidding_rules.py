@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import cards, deal, game, play, raises
+from baloot.reference_impl import cards_rules, deal_rules, game_rules, play_rules, raises_rules
 from baloot.reference_impl.definitions import (
     Action,
     ActionKind,
@@ -32,21 +32,21 @@ def tail(asking: list[int]) -> list[int]:
     return [asking[i] for i in range(1, len(asking))]
 
 
-def ashkal_allowed(readings: Readings, game_: Game, seat: int) -> bool:
+def ashkal_allowed(readings: Readings, game: Game, seat: int) -> bool:
     """Players bidding third and later from the dealer (the dealer's left and the dealer, A14) may
     call ashkal; A14 also says in which sessions.
 
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
     """
-    third_or_later = deal.bidding_position(game_.dealer, seat) + 1 >= 3
+    third_or_later = deal_rules.bidding_position(game.dealer, seat) + 1 >= 3
     if readings.ashkal == "third_fourth_any_session":
         return third_or_later
     else:  # readings.ashkal in ("third_fourth_first_session", "partner_is_bidder")
-        return third_or_later and game_.session == 1
+        return third_or_later and game.session == 1
 
 
-def sun_calls(readings: Readings, game_: Game, seat: int) -> list[Action]:
+def sun_calls(readings: Readings, game: Game, seat: int) -> list[Action]:
     """The sun calls open to a player: sun, and ashkal (a sun bid whose face-up card goes to the
     partner) when allowed.
 
@@ -58,12 +58,15 @@ def sun_calls(readings: Readings, game_: Game, seat: int) -> list[Action]:
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
     """
-    if ashkal_allowed(readings, game_, seat):
-        return [game.action_of(ActionKind.BID_SUN), game.action_of(ActionKind.BID_ASHKAL)]
-    return [game.action_of(ActionKind.BID_SUN)]
+    if ashkal_allowed(readings, game, seat):
+        return [
+            game_rules.action_of(ActionKind.BID_SUN),
+            game_rules.action_of(ActionKind.BID_ASHKAL),
+        ]
+    return [game_rules.action_of(ActionKind.BID_SUN)]
 
 
-def may_overcall_sun(readings: Readings, game_: Game, seat: int) -> bool:
+def may_overcall_sun(readings: Readings, game: Game, seat: int) -> bool:
     """Whether a player asked after a first-session sun bid may take it over (A2).
 
     BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun, taking
@@ -72,12 +75,14 @@ def may_overcall_sun(readings: Readings, game_: Game, seat: int) -> bool:
     if readings.sun_overcall == "sun_ends_bidding":
         return False
     elif readings.sun_overcall == "earlier_seat_priority":
-        return deal.bidding_position(game_.dealer, seat) < deal.bidding_position(game_.dealer, game_.sun_caller)
+        return deal_rules.bidding_position(game.dealer, seat) < deal_rules.bidding_position(
+            game.dealer, game.sun_caller
+        )
     else:  # readings.sun_overcall == "last_caller_wins"
         return True
 
 
-def bidding_actions(readings: Readings, game_: Game) -> list[Action]:
+def bidding_actions(readings: Readings, game: Game) -> list[Action]:
     """Every call open to the player to act, in canonical order: pass, hokum, sun, ashkal.
 
     BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
@@ -92,23 +97,31 @@ def bidding_actions(readings: Readings, game_: Game) -> list[Action]:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
     """
-    seat = game_.asking[0]
-    if game_.stage == BidStage.OPEN_BIDDING:
-        return [game.action_of(ActionKind.PASS_TURN), game.action_of(ActionKind.BID_HOKUM)] + sun_calls(readings, game_, seat)
-    if game_.stage == BidStage.ANSWERING_HOKUM:
-        return [game.action_of(ActionKind.PASS_TURN)] + sun_calls(readings, game_, seat)
-    if game_.stage == BidStage.HOKUM_CHOICE:
-        if game_.session == 1:
-            return [game.action_of(ActionKind.BID_HOKUM), game.action_of(ActionKind.BID_SUN)]
-        return [game.hokum_action(s) for s in list(Suit) if s != game_.face_up.suit] + [game.action_of(ActionKind.BID_SUN)]
-    if may_overcall_sun(readings, game_, seat):
-        return [game.action_of(ActionKind.PASS_TURN)] + sun_calls(readings, game_, seat)
-    return [game.action_of(ActionKind.PASS_TURN)]
+    seat = game.asking[0]
+    if game.stage == BidStage.OPEN_BIDDING:
+        return [
+            game_rules.action_of(ActionKind.PASS_TURN),
+            game_rules.action_of(ActionKind.BID_HOKUM),
+        ] + sun_calls(readings, game, seat)
+    if game.stage == BidStage.ANSWERING_HOKUM:
+        return [game_rules.action_of(ActionKind.PASS_TURN)] + sun_calls(readings, game, seat)
+    if game.stage == BidStage.HOKUM_CHOICE:
+        if game.session == 1:
+            return [
+                game_rules.action_of(ActionKind.BID_HOKUM),
+                game_rules.action_of(ActionKind.BID_SUN),
+            ]
+        return [game_rules.hokum_action(s) for s in list(Suit) if s != game.face_up.suit] + [
+            game_rules.action_of(ActionKind.BID_SUN)
+        ]
+    if may_overcall_sun(readings, game, seat):
+        return [game_rules.action_of(ActionKind.PASS_TURN)] + sun_calls(readings, game, seat)
+    return [game_rules.action_of(ActionKind.PASS_TURN)]
 
 
-def apply_bid(readings: Readings, game_: Game, action: Action) -> Game:
-    """A call in the bidding by the player to act (the first of the queue); the call is recorded, then
-    judged by the rule of the stage.
+def apply_bid(readings: Readings, game: Game, action: Action) -> Game:
+    """A call in the bidding by the player to act (the first of the queue); the call is recorded,
+    then judged by the rule of the stage.
 
     BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
         sun or pass.
@@ -116,19 +129,19 @@ def apply_bid(readings: Readings, game_: Game, action: Action) -> Game:
         suit is the suit of the face-up card. Sun means the round has no trump suit at all. Pass
         hands the choice on to the next player.
     """
-    called = replace(game_, bids=game_.bids + [Call(seat=game_.asking[0], action=action)])
-    if game_.stage == BidStage.OPEN_BIDDING:
+    called = replace(game, bids=game.bids + [Call(seat=game.asking[0], action=action)])
+    if game.stage == BidStage.OPEN_BIDDING:
         return call_in_open_bidding(readings, called, action)
-    if game_.stage == BidStage.ANSWERING_HOKUM:
+    if game.stage == BidStage.ANSWERING_HOKUM:
         return answer_to_hokum(readings, called, action)
-    if game_.stage == BidStage.HOKUM_CHOICE:
+    if game.stage == BidStage.HOKUM_CHOICE:
         return hokum_bidder_choice(readings, called, action)
     return answer_to_sun(readings, called, action)
 
 
-def call_in_open_bidding(readings: Readings, game_: Game, action: Action) -> Game:
-    """Before any bid of the session, each player in turn from the dealer's right says hokum, sun or
-    pass; the third and fourth bidders may also say ashkal.
+def call_in_open_bidding(readings: Readings, game: Game, action: Action) -> Game:
+    """Before any bid of the session, each player in turn from the dealer's right says hokum, sun
+    or pass; the third and fourth bidders may also say ashkal.
 
     BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
         sun or pass.
@@ -138,19 +151,24 @@ def call_in_open_bidding(readings: Readings, game_: Game, action: Action) -> Gam
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
     """
-    seat = game_.asking[0]
-    if not (action in bidding_actions(readings, game_)):
-        raise IllegalAction("the player may pass, bid hokum or sun, or (third or fourth bidder) ashkal", rule="call_in_open_bidding", clauses=("BID.2", "BID.3", "BID.6"))
+    seat = game.asking[0]
+    if action not in bidding_actions(readings, game):
+        raise IllegalAction(
+            "the player may pass, bid hokum or sun, or (third or fourth bidder) ashkal",
+            rule="call_in_open_bidding",
+            clauses=("BID.2", "BID.3", "BID.6"),
+        )
     if action.kind == ActionKind.PASS_TURN:
-        return pass_in_open_bidding(readings, game_)
+        return pass_in_open_bidding(readings, game)
     if action.kind == ActionKind.BID_HOKUM:
-        return hokum_bid(readings, game_, seat)
-    return sun_bid(readings, game_, seat, action.kind == ActionKind.BID_ASHKAL)
+        return hokum_bid(readings, game, seat)
+    return sun_bid(readings, game, seat, action.kind == ActionKind.BID_ASHKAL)
 
 
-def pass_in_open_bidding(readings: Readings, game_: Game) -> Game:
-    """Pass: the next player chooses. When all four pass, the second session starts at once (from the
-    dealer's right again); when all pass in the second session too, the cards are dealt again.
+def pass_in_open_bidding(readings: Readings, game: Game) -> Game:
+    """Pass: the next player chooses. When all four pass, the second session starts at once (from
+    the dealer's right again); when all pass in the second session too, the cards are dealt
+    again.
 
     BID.3: Hokum means the round is played with a trump suit; in the first bidding session that
         suit is the suit of the face-up card. Sun means the round has no trump suit at all. Pass
@@ -160,17 +178,18 @@ def pass_in_open_bidding(readings: Readings, game_: Game) -> Game:
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
     """
-    rest = tail(game_.asking)
+    rest = tail(game.asking)
     if len(rest) > 0:
-        return replace(game_, asking=rest)
-    if game_.session == 1:
-        return replace(game_, session=2, asking=deal.bidding_order(game_.dealer))
-    return redeal(readings, game_)
+        return replace(game, asking=rest)
+    if game.session == 1:
+        return replace(game, session=2, asking=deal_rules.bidding_order(game.dealer))
+    return redeal(readings, game)
 
 
-def hokum_bid(readings: Readings, game_: Game, seat: int) -> Game:
-    """After a hokum bid the others may answer sun or pass: in the first session the players A3 names,
-    in the second session only those who have not passed yet (the players after the bidder).
+def hokum_bid(readings: Readings, game: Game, seat: int) -> Game:
+    """After a hokum bid the others may answer sun or pass: in the first session the players A3
+    names, in the second session only those who have not passed yet (the players after the
+    bidder).
 
     BID.4: After a hokum bid, each of the other players in turn may bid sun or pass. If all of
         them pass, the player who bid hokum may either change to sun or keep hokum.
@@ -178,16 +197,16 @@ def hokum_bid(readings: Readings, game_: Game, seat: int) -> Game:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
     """
-    later = tail(game_.asking)
-    if game_.session == 2:
-        return ask_hokum_answers(game_, seat, later)
+    later = tail(game.asking)
+    if game.session == 2:
+        return ask_hokum_answers(game, seat, later)
     if readings.hokum_answer == "all_others":
-        return ask_hokum_answers(game_, seat, cards.others_in_turn(seat))
+        return ask_hokum_answers(game, seat, cards_rules.others_in_turn(seat))
     else:  # readings.hokum_answer == "not_yet_passed"
-        return ask_hokum_answers(game_, seat, later)
+        return ask_hokum_answers(game, seat, later)
 
 
-def ask_hokum_answers(game_: Game, seat: int, answerers: list[int]) -> Game:
+def ask_hokum_answers(game: Game, seat: int, answerers: list[int]) -> Game:
     """Queue the players who may answer a hokum bid; with nobody to ask, the hokum bidder makes the
     final choice at once.
 
@@ -198,11 +217,11 @@ def ask_hokum_answers(game_: Game, seat: int, answerers: list[int]) -> Game:
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
     """
     if len(answerers) == 0:
-        return replace(game_, hokum_bidder=seat, stage=BidStage.HOKUM_CHOICE, asking=[seat])
-    return replace(game_, hokum_bidder=seat, stage=BidStage.ANSWERING_HOKUM, asking=answerers)
+        return replace(game, hokum_bidder=seat, stage=BidStage.HOKUM_CHOICE, asking=[seat])
+    return replace(game, hokum_bidder=seat, stage=BidStage.ANSWERING_HOKUM, asking=answerers)
 
 
-def answer_to_hokum(readings: Readings, game_: Game, action: Action) -> Game:
+def answer_to_hokum(readings: Readings, game: Game, action: Action) -> Game:
     """Each player asked after a hokum bid says sun (or ashkal) or pass; when all have passed, the
     hokum bidder chooses.
 
@@ -212,21 +231,25 @@ def answer_to_hokum(readings: Readings, game_: Game, action: Action) -> Game:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
     """
-    seat = game_.asking[0]
-    if not (action in bidding_actions(readings, game_)):
-        raise IllegalAction("after a hokum bid a player may only say sun (or ashkal) or pass", rule="answer_to_hokum", clauses=("BID.4", "BID.8"))
+    seat = game.asking[0]
+    if action not in bidding_actions(readings, game):
+        raise IllegalAction(
+            "after a hokum bid a player may only say sun (or ashkal) or pass",
+            rule="answer_to_hokum",
+            clauses=("BID.4", "BID.8"),
+        )
     if action.kind != ActionKind.PASS_TURN:
-        return sun_bid(readings, game_, seat, action.kind == ActionKind.BID_ASHKAL)
-    rest = tail(game_.asking)
+        return sun_bid(readings, game, seat, action.kind == ActionKind.BID_ASHKAL)
+    rest = tail(game.asking)
     if len(rest) > 0:
-        return replace(game_, asking=rest)
-    return replace(game_, stage=BidStage.HOKUM_CHOICE, asking=[game_.hokum_bidder])
+        return replace(game, asking=rest)
+    return replace(game, stage=BidStage.HOKUM_CHOICE, asking=[game.hokum_bidder])
 
 
-def hokum_bidder_choice(readings: Readings, game_: Game, action: Action) -> Game:
-    """When everyone passes after a hokum bid, the hokum bidder stays with hokum or switches to sun.
-    Staying in the first session, the trump is the face-up card's suit; in the second session the
-    bidder names the trump, which may not be the face-up card's suit.
+def hokum_bidder_choice(readings: Readings, game: Game, action: Action) -> Game:
+    """When everyone passes after a hokum bid, the hokum bidder stays with hokum or switches to
+    sun. Staying in the first session, the trump is the face-up card's suit; in the second
+    session the bidder names the trump, which may not be the face-up card's suit.
 
     BID.3: Hokum means the round is played with a trump suit; in the first bidding session that
         suit is the suit of the face-up card. Sun means the round has no trump suit at all. Pass
@@ -237,51 +260,67 @@ def hokum_bidder_choice(readings: Readings, game_: Game, action: Action) -> Game
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
     """
-    seat = game_.hokum_bidder
-    if not (action in bidding_actions(readings, game_)):
-        raise IllegalAction("the hokum bidder may stay with hokum (naming a trump other than the face-up suit in the second session) or switch to sun", rule="hokum_bidder_choice", clauses=("BID.3", "BID.4", "BID.8"))
+    seat = game.hokum_bidder
+    if action not in bidding_actions(readings, game):
+        raise IllegalAction(
+            "the hokum bidder may stay with hokum (naming a trump other than the face-up suit in the second session) or switch to sun",
+            rule="hokum_bidder_choice",
+            clauses=("BID.3", "BID.4", "BID.8"),
+        )
     if action.kind == ActionKind.BID_SUN:
-        return settle_contract(readings, game_, make_contract(readings, Mode.SUN, None, seat, False))
-    trump = game_.face_up.suit if game_.session == 1 else action.suit
-    return settle_contract(readings, game_, make_contract(readings, Mode.HOKUM, trump, seat, False))
+        return settle_contract(
+            readings, game, make_contract(readings, Mode.SUN, None, seat, False)
+        )
+    trump = game.face_up.suit if game.session == 1 else action.suit
+    return settle_contract(readings, game, make_contract(readings, Mode.HOKUM, trump, seat, False))
 
 
-def sun_bid(readings: Readings, game_: Game, seat: int, by_ashkal: bool) -> Game:
-    """A sun (or ashkal) bid. In the second session it ends the bidding at once; in the first, A2 says
-    whether it does, or whether the other players in turn may take it over.
+def sun_bid(readings: Readings, game: Game, seat: int, by_ashkal: bool) -> Game:
+    """A sun (or ashkal) bid. In the second session it ends the bidding at once; in the first, A2
+    says whether it does, or whether the other players in turn may take it over.
 
     BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun, taking
         it from the player who first bid sun, or pass.
     BID.7: If every player passes without a bid, a second bidding session begins straight away.
         In this session a sun bid closes the bidding.
     """
-    held = replace(game_, sun_caller=seat, sun_by_ashkal=by_ashkal)
-    if game_.session == 2:
+    held = replace(game, sun_caller=seat, sun_by_ashkal=by_ashkal)
+    if game.session == 2:
         return settle_sun(readings, held)
     if readings.sun_overcall == "sun_ends_bidding":
         return settle_sun(readings, held)
     else:  # readings.sun_overcall in ("earlier_seat_priority", "last_caller_wins")
-        return replace(held, stage=BidStage.SUN_OVERCALLS, asking=cards.others_in_turn(seat))
+        return replace(held, stage=BidStage.SUN_OVERCALLS, asking=cards_rules.others_in_turn(seat))
 
 
-def answer_to_sun(readings: Readings, game_: Game, action: Action) -> Game:
-    """After a first-session sun bid, each other player in turn, once, says sun (taking the bid, as A2
-    allows) or pass; then the holder of the sun bid wins it.
+def answer_to_sun(readings: Readings, game: Game, action: Action) -> Game:
+    """After a first-session sun bid, each other player in turn, once, says sun (taking the bid, as
+    A2 allows) or pass; then the holder of the sun bid wins it.
 
     BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun, taking
         it from the player who first bid sun, or pass.
     """
-    seat = game_.asking[0]
-    if not (action in bidding_actions(readings, game_)):
-        raise IllegalAction("after a sun bid a player may only pass, or take the sun bid when A2 allows it", rule="answer_to_sun", clauses=("BID.5",))
-    rest = tail(game_.asking)
-    after = replace(game_, asking=rest) if action.kind == ActionKind.PASS_TURN else replace(game_, asking=rest, sun_caller=seat, sun_by_ashkal=action.kind == ActionKind.BID_ASHKAL)
+    seat = game.asking[0]
+    if action not in bidding_actions(readings, game):
+        raise IllegalAction(
+            "after a sun bid a player may only pass, or take the sun bid when A2 allows it",
+            rule="answer_to_sun",
+            clauses=("BID.5",),
+        )
+    rest = tail(game.asking)
+    after = (
+        replace(game, asking=rest)
+        if action.kind == ActionKind.PASS_TURN
+        else replace(
+            game, asking=rest, sun_caller=seat, sun_by_ashkal=action.kind == ActionKind.BID_ASHKAL
+        )
+    )
     if len(rest) > 0:
         return after
     return settle_sun(readings, after)
 
 
-def settle_sun(readings: Readings, game_: Game) -> Game:
+def settle_sun(readings: Readings, game: Game) -> Game:
     """The holder of the sun bid wins the bidding.
 
     BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun, taking
@@ -289,7 +328,11 @@ def settle_sun(readings: Readings, game_: Game) -> Game:
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
     """
-    return settle_contract(readings, game_, make_contract(readings, Mode.SUN, None, game_.sun_caller, game_.sun_by_ashkal))
+    return settle_contract(
+        readings,
+        game,
+        make_contract(readings, Mode.SUN, None, game.sun_caller, game.sun_by_ashkal),
+    )
 
 
 def make_contract(
@@ -299,8 +342,8 @@ def make_contract(
     caller: int,
     by_ashkal: bool,
 ) -> Contract:
-    """The contract of a winning call. After ashkal the caller's partner takes the face-up card; A14
-    says whether the caller or the partner is the bidder.
+    """The contract of a winning call. After ashkal the caller's partner takes the face-up card;
+    A14 says whether the caller or the partner is the bidder.
 
     BID.1: The bidding is for the face-up card. The player who wins the bid takes that card
         together with two more dealt at random from the undealt cards; after the bidding the
@@ -308,16 +351,20 @@ def make_contract(
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
     """
-    taker = cards.partner_of(caller) if by_ashkal else caller
+    taker = cards_rules.partner_of(caller) if by_ashkal else caller
     if readings.ashkal in ("third_fourth_any_session", "third_fourth_first_session"):
-        return Contract(kind=kind, trump=trump, bidder=caller, ashkal=by_ashkal, caller=caller, taker=taker)
+        return Contract(
+            kind=kind, trump=trump, bidder=caller, ashkal=by_ashkal, caller=caller, taker=taker
+        )
     else:  # readings.ashkal == "partner_is_bidder"
-        return Contract(kind=kind, trump=trump, bidder=taker, ashkal=by_ashkal, caller=caller, taker=taker)
+        return Contract(
+            kind=kind, trump=trump, bidder=taker, ashkal=by_ashkal, caller=caller, taker=taker
+        )
 
 
-def settle_contract(readings: Readings, game_: Game, contract: Contract) -> Game:
-    """The bidding is over: the rest of the cards are dealt, then come the raises (always in hokum; in
-    sun only through the gate of RAISE.3), else the play.
+def settle_contract(readings: Readings, game: Game, contract: Contract) -> Game:
+    """The bidding is over: the rest of the cards are dealt, then come the raises (always in hokum;
+    in sun only through the gate of RAISE.3), else the play.
 
     SETUP.5: When the bidding is over, every player receives three more cards, so that each
         hand ends with eight.
@@ -331,21 +378,23 @@ def settle_contract(readings: Readings, game_: Game, contract: Contract) -> Game
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
     """
-    dealt = deal.deal_rest(replace(game_, contract=contract, asking=[]), contract.taker)
-    if raises.raises_open(readings, game_.totals, contract):
-        return replace(dealt, phase=Phase.RAISING, asking=raises.opponents_in_turn(contract.bidder))
-    return play.start_play(readings, dealt)
+    dealt = deal_rules.deal_rest(replace(game, contract=contract, asking=[]), contract.taker)
+    if raises_rules.raises_open(readings, game.totals, contract):
+        return replace(
+            dealt, phase=Phase.RAISING, asking=raises_rules.opponents_in_turn(contract.bidder)
+        )
+    return play_rules.start_play(readings, dealt)
 
 
-def redeal(readings: Readings, game_: Game) -> Game:
-    """All passed in both sessions: the cards are dealt again; A20 says by whom. The game waits for a
-    new deck.
+def redeal(readings: Readings, game: Game) -> Game:
+    """All passed in both sessions: the cards are dealt again; A20 says by whom. The game waits for
+    a new deck.
 
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
     """
-    after = replace(game_, phase=Phase.WAITING_DEAL, asking=[])
+    after = replace(game, phase=Phase.WAITING_DEAL, asking=[])
     if readings.redeal_dealer == "same_dealer":
-        return replace(after, next_dealer_seat=game_.dealer)
+        return replace(after, next_dealer_seat=game.dealer)
     else:  # readings.redeal_dealer == "next_dealer"
-        return replace(after, next_dealer_seat=cards.next_seat(game_.dealer))
+        return replace(after, next_dealer_seat=cards_rules.next_seat(game.dealer))

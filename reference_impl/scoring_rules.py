@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from baloot.reference_impl import cards, game, projects
+from baloot.reference_impl import cards_rules, game_rules, projects_rules
 from baloot.reference_impl.definitions import (
     GAME_TARGET,
     HOKUM_FAILURE_POINTS,
@@ -16,10 +16,8 @@ from baloot.reference_impl.definitions import (
     LAST_TRICK_BONUS,
     SUN_FAILURE_POINTS,
     SUN_SUCCESS_MARGIN,
-    Card,
     Game,
     Mode,
-    Project,
     RaiseLevel,
     Rank,
     RoundResult,
@@ -28,9 +26,9 @@ from baloot.reference_impl.definitions import (
 from baloot.reference_impl.readings import Readings
 
 
-def team_card_bunts(game_: Game, team: int) -> int:
-    """Scores come from the cards won in tricks, not the number of tricks: the bunts of every card in
-    the tricks a team won.
+def team_card_bunts(game: Game, team: int) -> int:
+    """Scores come from the cards won in tricks, not the number of tricks: the bunts of every card
+    in the tricks a team won.
 
     SCORE.1: A round is scored not by the number of tricks a team takes but by the cards it
         wins in them. Each card has a value in bunts (abnat).
@@ -40,15 +38,22 @@ def team_card_bunts(game_: Game, team: int) -> int:
         hokum suit: jack 20 bunts, nine 14, ace 11, ten 10, king 4, queen 3, eight and seven
         nothing.
     """
-    return sum([cards.card_value(p.card, game_.contract.trump) for t in game_.tricks if cards.team_of(t.winner) == team for p in t.plays])
+    return sum(
+        [
+            cards_rules.card_value(p.card, game.contract.trump)
+            for t in game.tricks
+            if cards_rules.team_of(t.winner) == team
+            for p in t.plays
+        ]
+    )
 
 
-def last_trick_team(game_: Game) -> int:
+def last_trick_team(game: Game) -> int:
     """The team that won the last trick of the round.
 
     SCORE.2: The team that wins the last trick of a round gains 10 bunts for it.
     """
-    return cards.team_of(game_.tricks[len(game_.tricks) - 1].winner)
+    return cards_rules.team_of(game.tricks[len(game.tricks) - 1].winner)
 
 
 def round_bunts(trump: Suit | None) -> int:
@@ -58,7 +63,7 @@ def round_bunts(trump: Suit | None) -> int:
         wins in them. Each card has a value in bunts (abnat).
     SCORE.2: The team that wins the last trick of a round gains 10 bunts for it.
     """
-    return cards.deck_bunts(trump) + LAST_TRICK_BONUS
+    return cards_rules.deck_bunts(trump) + LAST_TRICK_BONUS
 
 
 def sun_conversion(bunts: int) -> int:
@@ -75,7 +80,8 @@ def sun_conversion(bunts: int) -> int:
 
 
 def hokum_conversion(bunts: int) -> int:
-    """Hokum: divide by 10 and round to the nearest whole number, except that an exact .5 is dropped.
+    """Hokum: divide by 10 and round to the nearest whole number, except that an exact .5 is
+    dropped.
 
     SCORE.8: Hokum conversion: a team's bunts are divided by ten and rounded to the nearest
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
@@ -102,8 +108,8 @@ def conversion(mode: Mode, bunts: int) -> int:
 
 
 def bunts_per_point(mode: Mode) -> int:
-    """How many bunts a point stands for, the inverse of the conversion: 10 / 2 in sun, 10 in hokum.
-    Used to weigh projects counted in points against bunts (A4 with A6).
+    """How many bunts a point stands for, the inverse of the conversion: 10 / 2 in sun, 10 in
+    hokum. Used to weigh projects counted in points against bunts (A4 with A6).
 
     SCORE.7: Sun conversion: a team's bunts are rounded to the nearest ten, then doubled and
         divided by ten, giving its points for the round. A figure ending in 5, such as 25, is not
@@ -128,13 +134,13 @@ def convert_pair(readings: Readings, mode: Mode, bunts: list[int], bidder_team: 
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
         dropping the .5 (7.5 gives 7).
     """
-    other = cards.other_team(bidder_team)
+    other = cards_rules.other_team(bidder_team)
     if readings.rounding == "each_team":
-        return [conversion(mode, bunts[t]) for t in cards.teams()]
+        return [conversion(mode, bunts[t]) for t in cards_rules.teams()]
     else:  # readings.rounding in ("bidder_takes_rest", "adjusted_to_total")
         theirs = conversion(mode, bunts[other])
         whole = conversion(mode, bunts[0] + bunts[1])
-        return [theirs if t == other else whole - theirs for t in cards.teams()]
+        return [theirs if t == other else whole - theirs for t in cards_rules.teams()]
 
 
 def unmultiplied_projects(
@@ -183,13 +189,13 @@ def points_on_top(
     readings: Readings,
     mode: Mode,
     base: list[int],
-    projects_: list[int],
+    projects: list[int],
     baloots: list[int],
     multiplier: int,
     bidder_team: int,
 ) -> list[int]:
-    """Points fixed by the rules (maximum or kaboot) with projects on top: multiplied by the raise as
-    A12 says.
+    """Points fixed by the rules (maximum or kaboot) with projects on top: multiplied by the raise
+    as A12 says.
 
     RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
         If it does, the bid winner may triple them; then the player who doubled may make them four
@@ -198,23 +204,29 @@ def points_on_top(
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
     """
-    kept = [unmultiplied_projects(readings, projects_[t], baloots[t], multiplier) for t in cards.teams()]
-    raised = project_points(readings, mode, [projects_[t] - kept[t] for t in cards.teams()], bidder_team)
+    kept = [
+        unmultiplied_projects(readings, projects[t], baloots[t], multiplier)
+        for t in cards_rules.teams()
+    ]
+    raised = project_points(
+        readings, mode, [projects[t] - kept[t] for t in cards_rules.teams()], bidder_team
+    )
     plain = project_points(readings, mode, kept, bidder_team)
-    return [(base[t] + raised[t]) * multiplier + plain[t] for t in cards.teams()]
+    return [(base[t] + raised[t]) * multiplier + plain[t] for t in cards_rules.teams()]
 
 
 def round_points(
     readings: Readings,
     mode: Mode,
     bunts: list[int],
-    projects_: list[int],
+    projects: list[int],
     baloots: list[int],
     multiplier: int,
     bidder_team: int,
 ) -> list[int]:
-    """The teams' points from their bunts and projects (A6: projects join the bunts before conversion,
-    or are added as points after it), multiplied by the raise (A12 says which projects).
+    """The teams' points from their bunts and projects (A6: projects join the bunts before
+    conversion, or are added as points after it), multiplied by the raise (A12 says which
+    projects).
 
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
@@ -230,22 +242,38 @@ def round_points(
         the game.
     """
     if readings.project_units == "bunts_before_rounding":
-        kept = [unmultiplied_projects(readings, projects_[t], baloots[t], multiplier) for t in cards.teams()]
-        main = convert_pair(readings, mode, [bunts[t] + projects_[t] - kept[t] for t in cards.teams()], bidder_team)
+        kept = [
+            unmultiplied_projects(readings, projects[t], baloots[t], multiplier)
+            for t in cards_rules.teams()
+        ]
+        main = convert_pair(
+            readings,
+            mode,
+            [bunts[t] + projects[t] - kept[t] for t in cards_rules.teams()],
+            bidder_team,
+        )
         plain = project_points(readings, mode, kept, bidder_team)
-        return [main[t] * multiplier + plain[t] for t in cards.teams()]
+        return [main[t] * multiplier + plain[t] for t in cards_rules.teams()]
     else:  # readings.project_units == "points_after_rounding"
-        return points_on_top(readings, mode, convert_pair(readings, mode, bunts, bidder_team), projects_, baloots, multiplier, bidder_team)
+        return points_on_top(
+            readings,
+            mode,
+            convert_pair(readings, mode, bunts, bidder_team),
+            projects,
+            baloots,
+            multiplier,
+            bidder_team,
+        )
 
 
 def bunts_with_projects(
     readings: Readings,
     mode: Mode,
     bunts: list[int],
-    projects_: list[int],
+    projects: list[int],
 ) -> list[int]:
-    """The teams' bunts with their projects, for the bunt readings of A4; projects counted in points
-    (A6) are weighed back into bunts.
+    """The teams' bunts with their projects, for the bunt readings of A4; projects counted in
+    points (A6) are weighed back into bunts.
 
     SCORE.9: With the points worked out, the bidding team's success is judged: in sun it
         succeeds if it scored more than 13 points than the other team, in hokum if it has more than
@@ -254,9 +282,9 @@ def bunts_with_projects(
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
     """
     if readings.project_units == "bunts_before_rounding":
-        return [bunts[t] + projects_[t] for t in cards.teams()]
+        return [bunts[t] + projects[t] for t in cards_rules.teams()]
     else:  # readings.project_units == "points_after_rounding"
-        return [bunts[t] + projects_[t] * bunts_per_point(mode) for t in cards.teams()]
+        return [bunts[t] + projects[t] * bunts_per_point(mode) for t in cards_rules.teams()]
 
 
 def bidder_succeeds(
@@ -266,13 +294,14 @@ def bidder_succeeds(
     points: list[int],
     bunts: list[int],
 ) -> bool:
-    """Whether the bidding team succeeded (A4): sun asks 'more than 13 points', hokum 'more than 8'.
+    """Whether the bidding team succeeded (A4): sun asks 'more than 13 points', hokum 'more than
+    8'.
 
     SCORE.9: With the points worked out, the bidding team's success is judged: in sun it
         succeeds if it scored more than 13 points than the other team, in hokum if it has more than
         8 points more. Each team's points for the round are then added to its running total.
     """
-    other = cards.other_team(bidder_team)
+    other = cards_rules.other_team(bidder_team)
     margin = SUN_SUCCESS_MARGIN if mode == Mode.SUN else HOKUM_SUCCESS_MARGIN
     if readings.bidder_success == "margin_points":
         return points[bidder_team] - points[other] > margin
@@ -287,39 +316,39 @@ def bidder_succeeds(
 def failure_points(
     readings: Readings,
     mode: Mode,
-    projects_: list[int],
+    projects: list[int],
     baloots: list[int],
     multiplier: int,
     bidder_team: int,
 ) -> list[int]:
-    """The bidder failed: the other team takes the maximum, 26 in sun or 16 in hokum, and the bidder's
-    team nothing; A8 says which projects the other team adds.
+    """The bidder failed: the other team takes the maximum, 26 in sun or 16 in hokum, and the
+    bidder's team nothing; A8 says which projects the other team adds.
 
     SCORE.10: If the bidding team fails, the other team scores the maximum, 26 points in sun or
         16 in hokum, and the bidding team scores nothing.
     """
-    other = cards.other_team(bidder_team)
+    other = cards_rules.other_team(bidder_team)
     maximum = SUN_FAILURE_POINTS if mode == Mode.SUN else HOKUM_FAILURE_POINTS
-    base = [maximum if t == other else 0 for t in cards.teams()]
+    base = [maximum if t == other else 0 for t in cards_rules.teams()]
     if readings.projects_on_failure == "maximum_only":
-        return [base[t] * multiplier for t in cards.teams()]
+        return [base[t] * multiplier for t in cards_rules.teams()]
     elif readings.projects_on_failure == "maximum_and_all_projects":
-        gained = [projects_[0] + projects_[1] if t == other else 0 for t in cards.teams()]
-        gained_baloot = [baloots[0] + baloots[1] if t == other else 0 for t in cards.teams()]
+        gained = [projects[0] + projects[1] if t == other else 0 for t in cards_rules.teams()]
+        gained_baloot = [baloots[0] + baloots[1] if t == other else 0 for t in cards_rules.teams()]
         return points_on_top(readings, mode, base, gained, gained_baloot, multiplier, bidder_team)
     else:  # readings.projects_on_failure == "maximum_and_own_projects"
-        own = [projects_[t] if t == other else 0 for t in cards.teams()]
-        own_baloot = [baloots[t] if t == other else 0 for t in cards.teams()]
+        own = [projects[t] if t == other else 0 for t in cards_rules.teams()]
+        own_baloot = [baloots[t] if t == other else 0 for t in cards_rules.teams()]
         return points_on_top(readings, mode, base, own, own_baloot, multiplier, bidder_team)
 
 
-def kaboot_team(game_: Game) -> int | None:
+def kaboot_team(game: Game) -> int | None:
     """The team that won every trick of the round, if one did.
 
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
     """
-    winners = [cards.team_of(t.winner) for t in game_.tricks]
+    winners = [cards_rules.team_of(t.winner) for t in game.tricks]
     if all([w == winners[0] for w in winners]):
         return winners[0]
     return None
@@ -327,27 +356,27 @@ def kaboot_team(game_: Game) -> int | None:
 
 def kaboot_result(
     readings: Readings,
-    game_: Game,
+    game: Game,
     team: int,
-    projects_: list[int],
+    projects: list[int],
     baloots: list[int],
     multiplier: int,
     bidder_team: int,
 ) -> list[int]:
-    """A team that wins every trick scores 44 (A9: 88 if the face-up card was an ace, or 25 in hokum
-    with projects and raises applied as to other points); the other team scores nothing.
+    """A team that wins every trick scores 44 (A9: 88 if the face-up card was an ace, or 25 in
+    hokum with projects and raises applied as to other points); the other team scores nothing.
 
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
     """
-    mode = game_.contract.kind
+    mode = game.contract.kind
     if readings.kaboot == "flat_44":
-        value = KABOOT_ACE_POINTS if game_.face_up.rank == Rank.ACE else KABOOT_POINTS
-        return [value if t == team else 0 for t in cards.teams()]
+        value = KABOOT_ACE_POINTS if game.face_up.rank == Rank.ACE else KABOOT_POINTS
+        return [value if t == team else 0 for t in cards_rules.teams()]
     else:  # readings.kaboot == "sun_44_hokum_25"
         value = KABOOT_POINTS if mode == Mode.SUN else KABOOT_HOKUM_POINTS
-        base = [value if t == team else 0 for t in cards.teams()]
-        return points_on_top(readings, mode, base, projects_, baloots, multiplier, bidder_team)
+        base = [value if t == team else 0 for t in cards_rules.teams()]
+        return points_on_top(readings, mode, base, projects, baloots, multiplier, bidder_team)
 
 
 def gahwa_points(
@@ -356,8 +385,8 @@ def gahwa_points(
     round_winner: int,
     earned: list[int],
 ) -> list[int]:
-    """What a gahwa round adds (A13): the points as scored (the round then decides the game), or 152
-    to the team that wins the round.
+    """What a gahwa round adds (A13): the points as scored (the round then decides the game), or
+    152 to the team that wins the round.
 
     RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
         If it does, the bid winner may triple them; then the player who doubled may make them four
@@ -371,13 +400,13 @@ def gahwa_points(
     if readings.gahwa == "round_decides_game":
         return earned
     else:  # readings.gahwa == "worth_152"
-        return [GAME_TARGET if t == round_winner else 0 for t in cards.teams()]
+        return [GAME_TARGET if t == round_winner else 0 for t in cards_rules.teams()]
 
 
-def score_round(readings: Readings, game_: Game) -> RoundResult:
-    """Score a finished round: bunts from the cards won and the last trick, the projects that score,
-    conversion to points, success or failure of the bidding team (or kaboot), raises and gahwa;
-    then the running totals and the end of the game.
+def score_round(readings: Readings, game: Game) -> RoundResult:
+    """Score a finished round: bunts from the cards won and the last trick, the projects that
+    score, conversion to points, success or failure of the bidding team (or kaboot), raises and
+    gahwa; then the running totals and the end of the game.
 
     SCORE.1: A round is scored not by the number of tricks a team takes but by the cards it
         wins in them. Each card has a value in bunts (abnat).
@@ -392,22 +421,59 @@ def score_round(readings: Readings, game_: Game) -> RoundResult:
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
     """
-    contract = game_.contract
+    contract = game.contract
     mode = contract.kind
-    bidder_team = cards.team_of(contract.bidder)
-    card_bunts = [team_card_bunts(game_, t) for t in cards.teams()]
-    last_team = last_trick_team(game_)
-    last_trick_bunts = [LAST_TRICK_BONUS if t == last_team else 0 for t in cards.teams()]
-    bunts = [card_bunts[t] + last_trick_bunts[t] for t in cards.teams()]
-    scoring_ = projects.scoring_projects_of(readings, game_)
-    projects_ = [projects.team_project_value(scoring_, t, mode) for t in cards.teams()]
-    baloots = [projects.team_baloot_value(scoring_, t, mode) for t in cards.teams()]
-    converted = round_points(readings, mode, bunts, projects_, baloots, 1, bidder_team)
-    sweep = kaboot_team(game_)
-    success = sweep == bidder_team if sweep != None else bidder_succeeds(readings, mode, bidder_team, converted, bunts_with_projects(readings, mode, bunts, projects_))
-    round_winner = bidder_team if success else cards.other_team(bidder_team)
-    earned = kaboot_result(readings, game_, sweep, projects_, baloots, game_.multiplier, bidder_team) if sweep != None else round_points(readings, mode, bunts, projects_, baloots, game_.multiplier, bidder_team) if success else failure_points(readings, mode, projects_, baloots, game_.multiplier, bidder_team)
-    added = gahwa_points(readings, game_.level, round_winner, earned)
-    totals = [game_.totals[t] + added[t] for t in cards.teams()]
-    winner = game.game_winner(readings, game_.level, round_winner, bidder_team, totals)
-    return RoundResult(contract=contract, multiplier=game_.multiplier, card_bunts=card_bunts, last_trick_bunts=last_trick_bunts, projects=[[p for p in scoring_ if cards.team_of(p.seat) == t] for t in cards.teams()], points=converted, success=success, kaboot=sweep, added=added, totals=totals, game_over=winner != None, winner=winner, bunts=bunts, project_values=projects_, level=game_.level, round_winner=round_winner)
+    bidder_team = cards_rules.team_of(contract.bidder)
+    card_bunts = [team_card_bunts(game, t) for t in cards_rules.teams()]
+    last_team = last_trick_team(game)
+    last_trick_bunts = [LAST_TRICK_BONUS if t == last_team else 0 for t in cards_rules.teams()]
+    bunts = [card_bunts[t] + last_trick_bunts[t] for t in cards_rules.teams()]
+    scoring = projects_rules.scoring_projects_of(readings, game)
+    projects = [projects_rules.team_project_value(scoring, t, mode) for t in cards_rules.teams()]
+    baloots = [projects_rules.team_baloot_value(scoring, t, mode) for t in cards_rules.teams()]
+    converted = round_points(readings, mode, bunts, projects, baloots, 1, bidder_team)
+    sweep = kaboot_team(game)
+    success = (
+        sweep == bidder_team
+        if sweep is not None
+        else bidder_succeeds(
+            readings,
+            mode,
+            bidder_team,
+            converted,
+            bunts_with_projects(readings, mode, bunts, projects),
+        )
+    )
+    round_winner = bidder_team if success else cards_rules.other_team(bidder_team)
+    earned = (
+        kaboot_result(readings, game, sweep, projects, baloots, game.multiplier, bidder_team)
+        if sweep is not None
+        else (
+            round_points(readings, mode, bunts, projects, baloots, game.multiplier, bidder_team)
+            if success
+            else failure_points(readings, mode, projects, baloots, game.multiplier, bidder_team)
+        )
+    )
+    added = gahwa_points(readings, game.level, round_winner, earned)
+    totals = [game.totals[t] + added[t] for t in cards_rules.teams()]
+    winner = game_rules.game_winner(readings, game.level, round_winner, bidder_team, totals)
+    return RoundResult(
+        contract=contract,
+        multiplier=game.multiplier,
+        card_bunts=card_bunts,
+        last_trick_bunts=last_trick_bunts,
+        projects=[
+            [p for p in scoring if cards_rules.team_of(p.seat) == t] for t in cards_rules.teams()
+        ],
+        points=converted,
+        success=success,
+        kaboot=sweep,
+        added=added,
+        totals=totals,
+        game_over=winner is not None,
+        winner=winner,
+        bunts=bunts,
+        project_values=projects,
+        level=game.level,
+        round_winner=round_winner,
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import cards, deal, game, projects
+from baloot.reference_impl import cards_rules, deal_rules, game_rules, projects_rules
 from baloot.reference_impl.definitions import (
     PLAIN_RANK_ORDER,
     PLAYER_COUNT,
@@ -26,26 +26,28 @@ from baloot.reference_impl.readings import Readings
 from baloot.reference_impl.runtime_support import IllegalAction, remove
 
 
-def first_trick_leader(readings: Readings, game_: Game) -> int:
+def first_trick_leader(readings: Readings, game: Game) -> int:
     """Who leads the first trick (A16).
 
     PLAY.1: The bid winner leads to the first trick.
     """
     if readings.first_leader == "bid_winner":
-        return game_.contract.bidder
+        return game.contract.bidder
     else:  # readings.first_leader == "dealer_right"
-        return cards.next_seat(game_.dealer)
+        return cards_rules.next_seat(game.dealer)
 
 
-def start_play(readings: Readings, game_: Game) -> Game:
+def start_play(readings: Readings, game: Game) -> Game:
     """The raises are over: the play begins with the first leader.
 
     PLAY.1: The bid winner leads to the first trick.
     """
-    return replace(game_, phase=Phase.PLAYING, asking=[], leader=first_trick_leader(readings, game_), trick=[])
+    return replace(
+        game, phase=Phase.PLAYING, asking=[], leader=first_trick_leader(readings, game), trick=[]
+    )
 
 
-def to_play(game_: Game) -> int:
+def to_play(game: Game) -> int:
     """The player to act: the leader, then each next player in turn.
 
     PLAY.4: Whoever wins a trick leads to the next one. The round is over once every card has
@@ -53,7 +55,7 @@ def to_play(game_: Game) -> int:
     SETUP.3: Cards are dealt, and turns pass, counterclockwise: after each player comes the
         player on their right.
     """
-    return (game_.leader + len(game_.trick)) % PLAYER_COUNT
+    return (game.leader + len(game.trick)) % PLAYER_COUNT
 
 
 def led_suit(trick: list[Play]) -> Suit | None:
@@ -68,13 +70,13 @@ def led_suit(trick: list[Play]) -> Suit | None:
 
 
 def trick_winner(plays: list[Play], trump: Suit | None) -> int:
-    """The trick goes to the highest hokum card played, or, with none, to the highest card of the led
-    suit.
+    """The trick goes to the highest hokum card played, or, with none, to the highest card of the
+    led suit.
 
     PLAY.3: A trick goes to the highest hokum card played to it; if none was played, to the
         highest card of the suit led.
     """
-    trumps = [p for p in plays if cards.is_trump(p.card, trump)]
+    trumps = [p for p in plays if cards_rules.is_trump(p.card, trump)]
     if len(trumps) > 0:
         top = max([TRUMP_RANK_ORDER[p.card.rank] for p in trumps])
         return [p.seat for p in trumps if TRUMP_RANK_ORDER[p.card.rank] == top][0]
@@ -93,49 +95,58 @@ def holds_suit(hand: list[Card], suit: Suit | None) -> bool:
     return any([c.suit == suit for c in hand])
 
 
-def breaks_lock(game_: Game, hand: list[Card], card: Card) -> bool:
+def breaks_lock(game: Game, hand: list[Card], card: Card) -> bool:
     """Leading a hokum card in a locked round while holding a card of another suit.
 
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
     """
-    trump = game_.contract.trump
-    return len(game_.trick) == 0 and game_.locked and cards.is_trump(card, trump) and any([not cards.is_trump(c, trump) for c in hand])
+    trump = game.contract.trump
+    return (
+        len(game.trick) == 0
+        and game.locked
+        and cards_rules.is_trump(card, trump)
+        and any([not cards_rules.is_trump(c, trump) for c in hand])
+    )
 
 
-def fails_to_follow(game_: Game, hand: list[Card], card: Card) -> bool:
+def fails_to_follow(game: Game, hand: list[Card], card: Card) -> bool:
     """Playing another suit while holding a card of the led suit.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
     """
-    led = led_suit(game_.trick)
-    return led != None and card.suit != led and holds_suit(hand, led)
+    led = led_suit(game.trick)
+    return led is not None and card.suit != led and holds_suit(hand, led)
 
 
-def partner_winning(game_: Game, seat: int) -> bool:
+def partner_winning(game: Game, seat: int) -> bool:
     """Whether the player's partner is winning the trick so far.
 
     PLAY.3: A trick goes to the highest hokum card played to it; if none was played, to the
         highest card of the suit led.
     """
-    return len(game_.trick) > 0 and trick_winner(game_.trick, game_.contract.trump) == cards.partner_of(seat)
+    return len(game.trick) > 0 and trick_winner(
+        game.trick, game.contract.trump
+    ) == cards_rules.partner_of(seat)
 
 
-def trump_duty_broken(game_: Game, hand: list[Card], card: Card) -> bool:
-    """Under a must-trump reading of A15: a player void in the led suit and holding trumps must play a
-    trump, and one higher than every trump already in the trick when able.
+def trump_duty_broken(game: Game, hand: list[Card], card: Card) -> bool:
+    """Under a must-trump reading of A15: a player void in the led suit and holding trumps must
+    play a trump, and one higher than every trump already in the trick when able.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
     """
-    trump = game_.contract.trump
-    trumps = [c for c in hand if cards.is_trump(c, trump)]
+    trump = game.contract.trump
+    trumps = [c for c in hand if cards_rules.is_trump(c, trump)]
     if len(trumps) == 0:
         return False
-    if not cards.is_trump(card, trump):
+    if not cards_rules.is_trump(card, trump):
         return True
-    played = [TRUMP_RANK_ORDER[p.card.rank] for p in game_.trick if cards.is_trump(p.card, trump)]
+    played = [
+        TRUMP_RANK_ORDER[p.card.rank] for p in game.trick if cards_rules.is_trump(p.card, trump)
+    ]
     top = -1 if len(played) == 0 else max(played)
     can_overtrump = any([TRUMP_RANK_ORDER[c.rank] > top for c in trumps])
     return can_overtrump and TRUMP_RANK_ORDER[card.rank] < top
@@ -143,7 +154,7 @@ def trump_duty_broken(game_: Game, hand: list[Card], card: Card) -> bool:
 
 def fails_to_trump(
     readings: Readings,
-    game_: Game,
+    game: Game,
     seat: int,
     hand: list[Card],
     card: Card,
@@ -154,18 +165,18 @@ def fails_to_trump(
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
     """
-    led = led_suit(game_.trick)
-    if led == None or game_.contract.kind != Mode.HOKUM or holds_suit(hand, led):
+    led = led_suit(game.trick)
+    if led is None or game.contract.kind != Mode.HOKUM or holds_suit(hand, led):
         return False
     if readings.void_in_hokum == "any_card":
         return False
     elif readings.void_in_hokum == "must_trump":
-        return trump_duty_broken(game_, hand, card)
+        return trump_duty_broken(game, hand, card)
     else:  # readings.void_in_hokum == "must_trump_unless_partner_wins"
-        return not partner_winning(game_, seat) and trump_duty_broken(game_, hand, card)
+        return not partner_winning(game, seat) and trump_duty_broken(game, hand, card)
 
 
-def may_play(readings: Readings, game_: Game, seat: int, card: Card) -> bool:
+def may_play(readings: Readings, game: Game, seat: int, card: Card) -> bool:
     """Whether a card of the hand may be played now.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
@@ -173,11 +184,16 @@ def may_play(readings: Readings, game_: Game, seat: int, card: Card) -> bool:
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
     """
-    hand = game_.hands[seat]
-    return card in hand and not breaks_lock(game_, hand, card) and not fails_to_follow(game_, hand, card) and not fails_to_trump(readings, game_, seat, hand, card)
+    hand = game.hands[seat]
+    return (
+        card in hand
+        and not breaks_lock(game, hand, card)
+        and not fails_to_follow(game, hand, card)
+        and not fails_to_trump(readings, game, seat, hand, card)
+    )
 
 
-def play_actions(readings: Readings, game_: Game) -> list[Action]:
+def play_actions(readings: Readings, game: Game) -> list[Action]:
     """The actions of the player to act in the play: the projects they may declare, then every card
     they may play, in the deck's canonical order.
 
@@ -187,11 +203,15 @@ def play_actions(readings: Readings, game_: Game) -> list[Action]:
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
     """
-    seat = to_play(game_)
-    return projects.declaration_actions(readings, game_, seat) + [game.play_action(c) for c in cards.full_deck() if may_play(readings, game_, seat, c)]
+    seat = to_play(game)
+    return projects_rules.declaration_actions(readings, game, seat) + [
+        game_rules.play_action(c)
+        for c in cards_rules.full_deck()
+        if may_play(readings, game, seat, c)
+    ]
 
 
-def apply_play_action(readings: Readings, game_: Game, action: Action) -> Game:
+def apply_play_action(readings: Readings, game: Game, action: Action) -> Game:
     """In the play a player declares a project or plays a card.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
@@ -201,15 +221,19 @@ def apply_play_action(readings: Readings, game_: Game, action: Action) -> Game:
         exception.
     """
     if action.kind == ActionKind.DECLARE_PROJECT:
-        return projects.declare(readings, game_, action)
+        return projects_rules.declare(readings, game, action)
     if not (action.kind == ActionKind.PLAY_CARD and len(action.cards) == 1):
-        raise IllegalAction("in the play, a player may only declare a project (first trick) or play one card", rule="apply_play_action", clauses=("PLAY.2", "PROJ.1"))
-    return play_a_card(readings, game_, action.cards[0])
+        raise IllegalAction(
+            "in the play, a player may only declare a project (first trick) or play one card",
+            rule="apply_play_action",
+            clauses=("PLAY.2", "PROJ.1"),
+        )
+    return play_a_card(readings, game, action.cards[0])
 
 
-def play_a_card(readings: Readings, game_: Game, card: Card) -> Game:
-    """The player to act plays a card: from the hand, following the led suit if able, obeying a locked
-    round and the void rule of A15. The fourth card closes the trick.
+def play_a_card(readings: Readings, game: Game, card: Card) -> Game:
+    """The player to act plays a card: from the hand, following the led suit if able, obeying a
+    locked round and the void rule of A15. The fourth card closes the trick.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
@@ -218,34 +242,60 @@ def play_a_card(readings: Readings, game_: Game, card: Card) -> Game:
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
     """
-    seat = to_play(game_)
-    hand = game_.hands[seat]
-    if not (card in hand):
-        raise IllegalAction("the card is not in the player's hand", rule="play_a_card", clauses=("PLAY.2", "PLAY.4", "RAISE.2"))
-    if not (not breaks_lock(game_, hand, card)):
-        raise IllegalAction("locked round: no leading a hokum card while holding another suit", rule="play_a_card", clauses=("PLAY.2", "PLAY.4", "RAISE.2"))
-    if not (not fails_to_follow(game_, hand, card)):
-        raise IllegalAction("the player must follow the led suit", rule="play_a_card", clauses=("PLAY.2", "PLAY.4", "RAISE.2"))
-    if not (not fails_to_trump(readings, game_, seat, hand, card)):
-        raise IllegalAction("void in the led suit: the player must trump, higher than the trumps played when able", rule="play_a_card", clauses=("PLAY.2", "PLAY.4", "RAISE.2"))
-    played = replace(game_, hands=deal.set_hand(game_.hands, seat, remove(hand, card)), trick=game_.trick + [Play(seat=seat, card=card)])
-    after = projects.note_baloot(readings, played, seat, card)
+    seat = to_play(game)
+    hand = game.hands[seat]
+    if card not in hand:
+        raise IllegalAction(
+            "the card is not in the player's hand",
+            rule="play_a_card",
+            clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
+        )
+    if not (not breaks_lock(game, hand, card)):
+        raise IllegalAction(
+            "locked round: no leading a hokum card while holding another suit",
+            rule="play_a_card",
+            clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
+        )
+    if not (not fails_to_follow(game, hand, card)):
+        raise IllegalAction(
+            "the player must follow the led suit",
+            rule="play_a_card",
+            clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
+        )
+    if not (not fails_to_trump(readings, game, seat, hand, card)):
+        raise IllegalAction(
+            "void in the led suit: the player must trump, higher than the trumps played when able",
+            rule="play_a_card",
+            clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
+        )
+    played = replace(
+        game,
+        hands=deal_rules.set_hand(game.hands, seat, remove(hand, card)),
+        trick=game.trick + [Play(seat=seat, card=card)],
+    )
+    after = projects_rules.note_baloot(readings, played, seat, card)
     if len(after.trick) < PLAYER_COUNT:
         return after
     return close_trick(readings, after)
 
 
-def close_trick(readings: Readings, game_: Game) -> Game:
-    """Four cards played: the trick goes to its winner, who leads the next; after the eighth trick the
-    round is scored.
+def close_trick(readings: Readings, game: Game) -> Game:
+    """Four cards played: the trick goes to its winner, who leads the next; after the eighth trick
+    the round is scored.
 
     PLAY.3: A trick goes to the highest hokum card played to it; if none was played, to the
         highest card of the suit led.
     PLAY.4: Whoever wins a trick leads to the next one. The round is over once every card has
         been played.
     """
-    winner = trick_winner(game_.trick, game_.contract.trump)
-    done = replace(game_, tricks=game_.tricks + [Trick(plays=game_.trick, winner=winner)], trick_winners=game_.trick_winners + [winner], trick=[], leader=winner)
-    if len(done.tricks) < deal.tricks_per_round():
+    winner = trick_winner(game.trick, game.contract.trump)
+    done = replace(
+        game,
+        tricks=game.tricks + [Trick(plays=game.trick, winner=winner)],
+        trick_winners=game.trick_winners + [winner],
+        trick=[],
+        leader=winner,
+    )
+    if len(done.tricks) < deal_rules.tricks_per_round():
         return done
-    return game.finish_round(readings, done)
+    return game_rules.finish_round(readings, done)

@@ -98,12 +98,12 @@ def is_trump(card: Card, trump: Suit | None) -> bool:
         suit is the suit of the face-up card. Sun means the round has no trump suit at all. Pass
         hands the choice on to the next player.
     """
-    return trump != None and card.suit == trump
+    return trump is not None and card.suit == trump
 
 
 def trick_strength(card: Card, trump: Suit | None) -> int:
-    """How high a card ranks within its own suit: by the hokum order in the trump suit, by the plain
-    order elsewhere.
+    """How high a card ranks within its own suit: by the hokum order in the trump suit, by the
+    plain order elsewhere.
 
     SETUP.6: In the hokum (trump) suit the ranks run, from highest to lowest: jack, nine, ace,
         ten, king, queen, eight, seven.

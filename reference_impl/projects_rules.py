@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import cards, deal, game, play
+from baloot.reference_impl import cards_rules, deal_rules, game_rules, play_rules
 from baloot.reference_impl.definitions import (
     FIFTY_LENGTH,
     HOKUM_PROJECT_VALUE,
@@ -43,7 +43,7 @@ def sequence_strength(readings: Readings, card: Card, trump: Suit | None) -> int
     if readings.sequence_order == "natural":
         return NATURAL_RANK_ORDER[card.rank]
     else:  # readings.sequence_order == "rank_order"
-        return cards.trick_strength(card, trump)
+        return cards_rules.trick_strength(card, trump)
 
 
 def card_at_strength(readings: Readings, suit: Suit, strength: int, trump: Suit | None) -> Card:
@@ -51,12 +51,16 @@ def card_at_strength(readings: Readings, suit: Suit, strength: int, trump: Suit 
 
     PROJ.3: Sira: three cards of one suit in sequence.
     """
-    return [Card(rank=r, suit=suit) for r in list(Rank) if sequence_strength(readings, Card(rank=r, suit=suit), trump) == strength][0]
+    return [
+        Card(rank=r, suit=suit)
+        for r in list(Rank)
+        if sequence_strength(readings, Card(rank=r, suit=suit), trump) == strength
+    ][0]
 
 
 def run_down(
     readings: Readings,
-    cards_: list[Card],
+    cards: list[Card],
     suit: Suit,
     strength: int,
     trump: Suit | None,
@@ -72,14 +76,14 @@ def run_down(
     if strength < 0:
         return []
     card = card_at_strength(readings, suit, strength, trump)
-    if card not in cards_:
+    if card not in cards:
         return []
-    return [card] + run_down(readings, cards_, suit, strength - 1, trump)
+    return [card] + run_down(readings, cards, suit, strength - 1, trump)
 
 
 def is_run_top(
     readings: Readings,
-    cards_: list[Card],
+    cards: list[Card],
     suit: Suit,
     strength: int,
     trump: Suit | None,
@@ -88,13 +92,17 @@ def is_run_top(
 
     PROJ.3: Sira: three cards of one suit in sequence.
     """
-    if card_at_strength(readings, suit, strength, trump) not in cards_:
+    if card_at_strength(readings, suit, strength, trump) not in cards:
         return False
-    return strength + 1 == len(list(Rank)) or card_at_strength(readings, suit, strength + 1, trump) not in cards_
+    return (
+        strength + 1 == len(list(Rank))
+        or card_at_strength(readings, suit, strength + 1, trump) not in cards
+    )
 
 
-def maximal_runs(readings: Readings, cards_: list[Card], trump: Suit | None) -> list[list[Card]]:
-    """Every maximal run of three or more cards of one suit in sequence among the cards, suit by suit.
+def maximal_runs(readings: Readings, cards: list[Card], trump: Suit | None) -> list[list[Card]]:
+    """Every maximal run of three or more cards of one suit in sequence among the cards, suit by
+    suit.
 
     PROJ.3: Sira: three cards of one suit in sequence.
     PROJ.4: Fifty, written 50: four cards of one suit in sequence.
@@ -102,7 +110,13 @@ def maximal_runs(readings: Readings, cards_: list[Card], trump: Suit | None) -> 
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
     """
-    return [run_down(readings, cards_, s, k, trump) for s in list(Suit) for k in range(0, len(list(Rank))) if is_run_top(readings, cards_, s, k, trump) and len(run_down(readings, cards_, s, k, trump)) >= SIRA_LENGTH]
+    return [
+        run_down(readings, cards, s, k, trump)
+        for s in list(Suit)
+        for k in range(0, len(list(Rank)))
+        if is_run_top(readings, cards, s, k, trump)
+        and len(run_down(readings, cards, s, k, trump)) >= SIRA_LENGTH
+    ]
 
 
 def sequence_kind(length: int) -> ProjectKind:
@@ -122,8 +136,8 @@ def sequence_kind(length: int) -> ProjectKind:
 
 
 def sequence_projects(readings: Readings, seat: int, run: list[Card]) -> list[Project]:
-    """The projects a run makes; a run longer than five is one hundred, or (A17) a hundred of its top
-    five and a project of the rest.
+    """The projects a run makes; a run longer than five is one hundred, or (A17) a hundred of its
+    top five and a project of the rest.
 
     PROJ.3: Sira: three cards of one suit in sequence.
     PROJ.4: Fifty, written 50: four cards of one suit in sequence.
@@ -146,8 +160,8 @@ def sequence_projects(readings: Readings, seat: int, run: list[Card]) -> list[Pr
 
 def four_of_a_kind_project(readings: Readings, rank: Rank, mode: Mode) -> ProjectKind | None:
     """What four cards of a rank are: four 10s, jacks, queens or kings a hundred; four aces four
-    hundred in sun and a hundred in hokum (A22); four 9s nothing or a hundred (A21); four 8s or 7s
-    nothing.
+    hundred in sun and a hundred in hokum (A22); four 9s nothing or a hundred (A21); four 8s or
+    7s nothing.
 
     PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
@@ -171,27 +185,29 @@ def four_of_a_kind_project(readings: Readings, rank: Rank, mode: Mode) -> Projec
     return None
 
 
-def declared_by(game_: Game, seat: int) -> list[Project]:
+def declared_by(game: Game, seat: int) -> list[Project]:
     """The projects a player has declared (baloot aside).
 
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
     """
-    return [p for p in game_.declarations if p.seat == seat and p.kind != ProjectKind.BALOOT]
+    return [p for p in game.declarations if p.seat == seat and p.kind != ProjectKind.BALOOT]
 
 
-def free_cards(game_: Game, seat: int) -> list[Card]:
-    """A player's cards that are not yet in one of their projects: a card counts towards one project
-    only.
+def free_cards(game: Game, seat: int) -> list[Card]:
+    """A player's cards that are not yet in one of their projects: a card counts towards one
+    project only.
 
     PROJ.8: No card may count towards more than one project.
     """
-    return [c for c in game_.hands[seat] if not any([c in p.cards for p in declared_by(game_, seat)])]
+    return [
+        c for c in game.hands[seat] if not any([c in p.cards for p in declared_by(game, seat)])
+    ]
 
 
-def project_candidates(readings: Readings, game_: Game, seat: int) -> list[Project]:
-    """The projects a player could declare now, from their free cards: runs first (suit by suit), then
-    fours of a kind (7 up to A).
+def project_candidates(readings: Readings, game: Game, seat: int) -> list[Project]:
+    """The projects a player could declare now, from their free cards: runs first (suit by suit),
+    then fours of a kind (7 up to A).
 
     PROJ.3: Sira: three cards of one suit in sequence.
     PROJ.4: Fifty, written 50: four cards of one suit in sequence.
@@ -201,16 +217,29 @@ def project_candidates(readings: Readings, game_: Game, seat: int) -> list[Proje
     PROJ.6: Four hundred, written 400: all four aces, in a sun round only.
     PROJ.8: No card may count towards more than one project.
     """
-    cards_ = free_cards(game_, seat)
-    mode = game_.contract.kind
-    runs = [p for run in maximal_runs(readings, cards_, game_.contract.trump) for p in sequence_projects(readings, seat, run)]
-    fours = [Project(seat=seat, kind=four_of_a_kind_project(readings, r, mode), cards=[Card(rank=r, suit=s) for s in list(Suit)]) for r in list(Rank) if four_of_a_kind_project(readings, r, mode) != None and all([Card(rank=r, suit=s) in cards_ for s in list(Suit)])]
+    cards = free_cards(game, seat)
+    mode = game.contract.kind
+    runs = [
+        p
+        for run in maximal_runs(readings, cards, game.contract.trump)
+        for p in sequence_projects(readings, seat, run)
+    ]
+    fours = [
+        Project(
+            seat=seat,
+            kind=four_of_a_kind_project(readings, r, mode),
+            cards=[Card(rank=r, suit=s) for s in list(Suit)],
+        )
+        for r in list(Rank)
+        if four_of_a_kind_project(readings, r, mode) is not None
+        and all([Card(rank=r, suit=s) in cards for s in list(Suit)])
+    ]
     return runs + fours
 
 
-def may_declare(game_: Game, seat: int) -> bool:
-    """Projects are declared in the first trick, at the player's own first turn (before their card),
-    two at most.
+def may_declare(game: Game, seat: int) -> bool:
+    """Projects are declared in the first trick, at the player's own first turn (before their
+    card), two at most.
 
     PROJ.1: Projects are combinations of cards that earn bonus points. Each must be declared at
         its holder's first turn, that is during the first trick; the baloot project is the only
@@ -218,10 +247,14 @@ def may_declare(game_: Game, seat: int) -> bool:
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
     """
-    return len(game_.tricks) == 0 and not any([p.seat == seat for p in game_.trick]) and len(declared_by(game_, seat)) < MAX_PROJECTS_PER_PLAYER
+    return (
+        len(game.tricks) == 0
+        and not any([p.seat == seat for p in game.trick])
+        and len(declared_by(game, seat)) < MAX_PROJECTS_PER_PLAYER
+    )
 
 
-def declaration_actions(readings: Readings, game_: Game, seat: int) -> list[Action]:
+def declaration_actions(readings: Readings, game: Game, seat: int) -> list[Action]:
     """The declarations open to a player now, in candidate order.
 
     PROJ.1: Projects are combinations of cards that earn bonus points. Each must be declared at
@@ -230,9 +263,12 @@ def declaration_actions(readings: Readings, game_: Game, seat: int) -> list[Acti
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
     """
-    if not may_declare(game_, seat):
+    if not may_declare(game, seat):
         return []
-    return [game.declare_action(p.kind, p.cards) for p in project_candidates(readings, game_, seat)]
+    return [
+        game_rules.declare_action(p.kind, p.cards)
+        for p in project_candidates(readings, game, seat)
+    ]
 
 
 def same_project(p: Project, action: Action) -> bool:
@@ -241,10 +277,15 @@ def same_project(p: Project, action: Action) -> bool:
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
     """
-    return p.kind == action.project and len(p.cards) == len(action.cards) and all([c in p.cards for c in action.cards]) and all([c in action.cards for c in p.cards])
+    return (
+        p.kind == action.project
+        and len(p.cards) == len(action.cards)
+        and all([c in p.cards for c in action.cards])
+        and all([c in action.cards for c in p.cards])
+    )
 
 
-def declare(readings: Readings, game_: Game, action: Action) -> Game:
+def declare(readings: Readings, game: Game, action: Action) -> Game:
     """The player to act declares a project, before playing their first card.
 
     PROJ.1: Projects are combinations of cards that earn bonus points. Each must be declared at
@@ -254,40 +295,48 @@ def declare(readings: Readings, game_: Game, action: Action) -> Game:
         automatically on top of them.
     PROJ.8: No card may count towards more than one project.
     """
-    seat = play.to_play(game_)
-    if not may_declare(game_, seat):
-        raise IllegalAction("projects are declared in the first trick, at the player's first turn, two at most", rule="declare", clauses=("PROJ.1", "PROJ.2", "PROJ.8"))
-    matching = [p for p in project_candidates(readings, game_, seat) if same_project(p, action)]
+    seat = play_rules.to_play(game)
+    if not may_declare(game, seat):
+        raise IllegalAction(
+            "projects are declared in the first trick, at the player's first turn, two at most",
+            rule="declare",
+            clauses=("PROJ.1", "PROJ.2", "PROJ.8"),
+        )
+    matching = [p for p in project_candidates(readings, game, seat) if same_project(p, action)]
     if not (len(matching) > 0):
-        raise IllegalAction("not a project of the player's cards, or a card already in another project of theirs", rule="declare", clauses=("PROJ.1", "PROJ.2", "PROJ.8"))
-    return replace(game_, declarations=game_.declarations + [matching[0]])
+        raise IllegalAction(
+            "not a project of the player's cards, or a card already in another project of theirs",
+            rule="declare",
+            clauses=("PROJ.1", "PROJ.2", "PROJ.8"),
+        )
+    return replace(game, declarations=game.declarations + [matching[0]])
 
 
-def played_by(game_: Game, seat: int, card: Card) -> bool:
+def played_by(game: Game, seat: int, card: Card) -> bool:
     """Whether a player has played a card this round (the current trick included).
 
     PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made in
         a sun round, and it is declared once it has been made.
     """
-    plays = [p for t in game_.tricks for p in t.plays] + game_.trick
+    plays = [p for t in game.tricks for p in t.plays] + game.trick
     return any([p.seat == seat and p.card == card for p in plays])
 
 
-def baloot_counts(readings: Readings, game_: Game, seat: int, pair: list[Card]) -> bool:
-    """Whether the hokum king and queen make a baloot although they may sit in another project of the
-    same player (A18).
+def baloot_counts(readings: Readings, game: Game, seat: int, pair: list[Card]) -> bool:
+    """Whether the hokum king and queen make a baloot although they may sit in another project of
+    the same player (A18).
 
     PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made in
         a sun round, and it is declared once it has been made.
     PROJ.8: No card may count towards more than one project.
     """
     if readings.baloot_overlap == "exclusive":
-        return not any([c in p.cards for p in declared_by(game_, seat) for c in pair])
+        return not any([c in p.cards for p in declared_by(game, seat) for c in pair])
     else:  # readings.baloot_overlap == "overlap_allowed"
         return True
 
 
-def note_baloot(readings: Readings, game_: Game, seat: int, card: Card) -> Game:
+def note_baloot(readings: Readings, game: Game, seat: int, card: Card) -> Game:
     """Baloot is added automatically when the same player has played both the king and the queen of
     the hokum suit, at the second of them; never in sun.
 
@@ -296,29 +345,32 @@ def note_baloot(readings: Readings, game_: Game, seat: int, card: Card) -> Game:
     PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made in
         a sun round, and it is declared once it has been made.
     """
-    trump = game_.contract.trump
-    if not cards.is_trump(card, trump) or card.rank not in [Rank.KING, Rank.QUEEN]:
-        return game_
+    trump = game.contract.trump
+    if not cards_rules.is_trump(card, trump) or card.rank not in [Rank.KING, Rank.QUEEN]:
+        return game
     pair = [Card(rank=Rank.KING, suit=card.suit), Card(rank=Rank.QUEEN, suit=card.suit)]
     other = pair[1] if card.rank == Rank.KING else pair[0]
-    if not played_by(game_, seat, other) or not baloot_counts(readings, game_, seat, pair):
-        return game_
-    return replace(game_, declarations=game_.declarations + [Project(seat=seat, kind=ProjectKind.BALOOT, cards=pair)])
+    if not played_by(game, seat, other) or not baloot_counts(readings, game, seat, pair):
+        return game
+    return replace(
+        game,
+        declarations=game.declarations + [Project(seat=seat, kind=ProjectKind.BALOOT, cards=pair)],
+    )
 
 
-def project_rank(readings: Readings, game_: Game, p: Project) -> int:
+def project_rank(readings: Readings, game: Game, p: Project) -> int:
     """A project's standing for A7 best_team_only: by kind, then by top card, then by seat from the
     dealer's right (earlier is better).
 
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
     """
-    top = max([sequence_strength(readings, c, game_.contract.trump) for c in p.cards])
-    seat_priority = PLAYER_COUNT - 1 - deal.bidding_position(game_.dealer, p.seat)
+    top = max([sequence_strength(readings, c, game.contract.trump) for c in p.cards])
+    seat_priority = PLAYER_COUNT - 1 - deal_rules.bidding_position(game.dealer, p.seat)
     return (PROJECT_KIND_ORDER[p.kind] * len(list(Rank)) + top) * PLAYER_COUNT + seat_priority
 
 
-def scoring_projects_of(readings: Readings, game_: Game) -> list[Project]:
+def scoring_projects_of(readings: Readings, game: Game) -> list[Project]:
     """The projects that score (A7): every one, or only those of the team holding the single best
     declared project; baloot always scores for its holder.
 
@@ -327,16 +379,20 @@ def scoring_projects_of(readings: Readings, game_: Game) -> list[Project]:
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
     """
-    declared = [p for p in game_.declarations if p.kind != ProjectKind.BALOOT]
-    baloots = [p for p in game_.declarations if p.kind == ProjectKind.BALOOT]
+    declared = [p for p in game.declarations if p.kind != ProjectKind.BALOOT]
+    baloots = [p for p in game.declarations if p.kind == ProjectKind.BALOOT]
     if readings.scoring_projects == "all_declared":
-        return game_.declarations
+        return game.declarations
     else:  # readings.scoring_projects == "best_team_only"
         if len(declared) == 0:
             return baloots
-        best = max([project_rank(readings, game_, p) for p in declared])
-        team = [cards.team_of(p.seat) for p in declared if project_rank(readings, game_, p) == best][0]
-        return [p for p in declared if cards.team_of(p.seat) == team] + baloots
+        best = max([project_rank(readings, game, p) for p in declared])
+        team = [
+            cards_rules.team_of(p.seat)
+            for p in declared
+            if project_rank(readings, game, p) == best
+        ][0]
+        return [p for p in declared if cards_rules.team_of(p.seat) == team] + baloots
 
 
 def project_value(kind: ProjectKind, mode: Mode) -> int:
@@ -350,18 +406,26 @@ def project_value(kind: ProjectKind, mode: Mode) -> int:
     return HOKUM_PROJECT_VALUE[kind]
 
 
-def team_project_value(projects_: list[Project], team: int, mode: Mode) -> int:
+def team_project_value(projects: list[Project], team: int, mode: Mode) -> int:
     """The value of a team's projects among the given ones.
 
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
     """
-    return sum([project_value(p.kind, mode) for p in projects_ if cards.team_of(p.seat) == team])
+    return sum(
+        [project_value(p.kind, mode) for p in projects if cards_rules.team_of(p.seat) == team]
+    )
 
 
-def team_baloot_value(projects_: list[Project], team: int, mode: Mode) -> int:
+def team_baloot_value(projects: list[Project], team: int, mode: Mode) -> int:
     """The value of a team's baloot among the given projects.
 
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
     """
-    return sum([project_value(p.kind, mode) for p in projects_ if cards.team_of(p.seat) == team and p.kind == ProjectKind.BALOOT])
+    return sum(
+        [
+            project_value(p.kind, mode)
+            for p in projects
+            if cards_rules.team_of(p.seat) == team and p.kind == ProjectKind.BALOOT
+        ]
+    )

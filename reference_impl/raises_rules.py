@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import bidding, cards, game, play
+from baloot.reference_impl import bidding_rules, cards_rules, game_rules, play_rules
 from baloot.reference_impl.definitions import (
     PLAYER_COUNT,
     RAISE_MULTIPLIER,
@@ -33,7 +33,7 @@ def opponents_in_turn(bidder: int) -> list[int]:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
     """
-    return [cards.next_seat(bidder), (bidder + 3) % PLAYER_COUNT]
+    return [cards_rules.next_seat(bidder), (bidder + 3) % PLAYER_COUNT]
 
 
 def sun_gate_open(readings: Readings, totals: list[int], bidder_team: int) -> bool:
@@ -44,7 +44,7 @@ def sun_gate_open(readings: Readings, totals: list[int], bidder_team: int) -> bo
         has more than 100 points and the other team has fewer than 100.
     """
     own = totals[bidder_team]
-    theirs = totals[cards.other_team(bidder_team)]
+    theirs = totals[cards_rules.other_team(bidder_team)]
     if readings.sun_raises in ("gate_strict_all", "gate_strict_double_only"):
         return own > SUN_RAISE_GATE and theirs < SUN_RAISE_GATE
     else:  # readings.sun_raises == "gate_inclusive_all"
@@ -63,7 +63,7 @@ def raises_open(readings: Readings, totals: list[int], contract: Contract) -> bo
     """
     if contract.kind == Mode.HOKUM:
         return True
-    return sun_gate_open(readings, totals, cards.team_of(contract.bidder))
+    return sun_gate_open(readings, totals, cards_rules.team_of(contract.bidder))
 
 
 def next_raise_allowed(readings: Readings, contract: Contract, level: RaiseLevel) -> bool:
@@ -98,23 +98,23 @@ def next_level(level: RaiseLevel) -> RaiseLevel:
     return list(RaiseLevel)[index_of(list(RaiseLevel), level) + 1]
 
 
-def raise_asker(game_: Game) -> int:
-    """Who may make the next raise: the bid winner triples, the doubler makes it four, the bid winner
-    declares gahwa.
+def raise_asker(game: Game) -> int:
+    """Who may make the next raise: the bid winner triples, the doubler makes it four, the bid
+    winner declares gahwa.
 
     RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
         If it does, the bid winner may triple them; then the player who doubled may make them four
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
     """
-    if game_.level == RaiseLevel.TRIPLED:
-        return game_.doubler
-    return game_.contract.bidder
+    if game.level == RaiseLevel.TRIPLED:
+        return game.doubler
+    return game.contract.bidder
 
 
 def raise_action(readings: Readings, level: RaiseLevel) -> list[Action]:
-    """The calls that make the next raise; the double is called closed or open under the A10 reading
-    doubler_chooses.
+    """The calls that make the next raise; the double is called closed or open under the A10
+    reading doubler_chooses.
 
     RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
         If it does, the bid winner may triple them; then the player who doubled may make them four
@@ -125,17 +125,20 @@ def raise_action(readings: Readings, level: RaiseLevel) -> list[Action]:
     """
     if level == RaiseLevel.NO_RAISE:
         if readings.locked_round in ("double_and_four", "any_raise"):
-            return [game.action_of(ActionKind.DOUBLE_RAISE)]
+            return [game_rules.action_of(ActionKind.DOUBLE_RAISE)]
         else:  # readings.locked_round == "doubler_chooses"
-            return [game.double_action(Lock.CLOSED_DOUBLE), game.double_action(Lock.OPEN_DOUBLE)]
+            return [
+                game_rules.double_action(Lock.CLOSED_DOUBLE),
+                game_rules.double_action(Lock.OPEN_DOUBLE),
+            ]
     if level == RaiseLevel.DOUBLED:
-        return [game.action_of(ActionKind.TRIPLE_RAISE)]
+        return [game_rules.action_of(ActionKind.TRIPLE_RAISE)]
     if level == RaiseLevel.TRIPLED:
-        return [game.action_of(ActionKind.FOUR_RAISE)]
-    return [game.action_of(ActionKind.GAHWA_RAISE)]
+        return [game_rules.action_of(ActionKind.FOUR_RAISE)]
+    return [game_rules.action_of(ActionKind.GAHWA_RAISE)]
 
 
-def raising_actions(readings: Readings, game_: Game) -> list[Action]:
+def raising_actions(readings: Readings, game: Game) -> list[Action]:
     """Pass, or the next raise.
 
     RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
@@ -143,12 +146,12 @@ def raising_actions(readings: Readings, game_: Game) -> list[Action]:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
     """
-    return [game.action_of(ActionKind.PASS_TURN)] + raise_action(readings, game_.level)
+    return [game_rules.action_of(ActionKind.PASS_TURN)] + raise_action(readings, game.level)
 
 
-def apply_raise(readings: Readings, game_: Game, action: Action) -> Game:
-    """A raise or a pass by the player asked. A pass by the first opponent asks the second; any other
-    pass, or the last raise there is, starts the play.
+def apply_raise(readings: Readings, game: Game, action: Action) -> Game:
+    """A raise or a pass by the player asked. A pass by the first opponent asks the second; any
+    other pass, or the last raise there is, starts the play.
 
     RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
         If it does, the bid winner may triple them; then the player who doubled may make them four
@@ -157,35 +160,47 @@ def apply_raise(readings: Readings, game_: Game, action: Action) -> Game:
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
     """
-    seat = game_.asking[0]
-    if not (action in raising_actions(readings, game_)):
-        raise IllegalAction("the player may pass or make the next raise only: double by the other team, then triple by the bid winner, four by the doubler, gahwa by the bid winner", rule="apply_raise", clauses=("RAISE.1", "RAISE.3"))
-    called = replace(game_, raises=game_.raises + [Call(seat=seat, action=action)])
-    rest = bidding.tail(game_.asking)
+    seat = game.asking[0]
+    if action not in raising_actions(readings, game):
+        raise IllegalAction(
+            "the player may pass or make the next raise only: double by the other team, then triple by the bid winner, four by the doubler, gahwa by the bid winner",
+            rule="apply_raise",
+            clauses=("RAISE.1", "RAISE.3"),
+        )
+    called = replace(game, raises=game.raises + [Call(seat=seat, action=action)])
+    rest = bidding_rules.tail(game.asking)
     if action.kind == ActionKind.PASS_TURN:
-        if game_.level == RaiseLevel.NO_RAISE and len(rest) > 0:
+        if game.level == RaiseLevel.NO_RAISE and len(rest) > 0:
             return replace(called, asking=rest)
-        return play.start_play(readings, called)
-    level = next_level(game_.level)
-    raised = replace(called, level=level, multiplier=RAISE_MULTIPLIER[level], doubler=seat if game_.level == RaiseLevel.NO_RAISE else game_.doubler, closed=action.lock == Lock.CLOSED_DOUBLE if game_.level == RaiseLevel.NO_RAISE else game_.closed)
+        return play_rules.start_play(readings, called)
+    level = next_level(game.level)
+    raised = replace(
+        called,
+        level=level,
+        multiplier=RAISE_MULTIPLIER[level],
+        doubler=seat if game.level == RaiseLevel.NO_RAISE else game.doubler,
+        closed=(
+            action.lock == Lock.CLOSED_DOUBLE if game.level == RaiseLevel.NO_RAISE else game.closed
+        ),
+    )
     settled = replace(raised, locked=is_locked(readings, raised))
     if next_raise_allowed(readings, settled.contract, level):
         return replace(settled, asking=[raise_asker(settled)])
-    return play.start_play(readings, settled)
+    return play_rules.start_play(readings, settled)
 
 
-def is_locked(readings: Readings, game_: Game) -> bool:
-    """A locked round: a player may not lead a hokum card while holding another suit. A10 says which
-    raises lock it; gahwa, coming after the four, locks as the four does.
+def is_locked(readings: Readings, game: Game) -> bool:
+    """A locked round: a player may not lead a hokum card while holding another suit. A10 says
+    which raises lock it; gahwa, coming after the four, locks as the four does.
 
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
     """
-    if game_.contract.kind != Mode.HOKUM:
+    if game.contract.kind != Mode.HOKUM:
         return False
     if readings.locked_round == "double_and_four":
-        return game_.level in [RaiseLevel.DOUBLED, RaiseLevel.QUADRUPLED, RaiseLevel.GAHWA_DECLARED]
+        return game.level in [RaiseLevel.DOUBLED, RaiseLevel.QUADRUPLED, RaiseLevel.GAHWA_DECLARED]
     elif readings.locked_round == "any_raise":
-        return game_.level != RaiseLevel.NO_RAISE
+        return game.level != RaiseLevel.NO_RAISE
     else:  # readings.locked_round == "doubler_chooses"
-        return game_.level != RaiseLevel.NO_RAISE and game_.closed
+        return game.level != RaiseLevel.NO_RAISE and game.closed

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import cards
+from baloot.reference_impl import cards_rules
 from baloot.reference_impl.definitions import (
     BID_WINNER_DRAW,
     FIRST_DEAL_SIZE,
@@ -66,12 +66,14 @@ def is_full_deck(deck: list[Card]) -> bool:
     SETUP.2: The deck is a standard 52-card deck with the 2s, 3s, 4s, 5s and 6s taken out,
         which leaves 32 cards: 7, 8, 9, 10, jack, queen, king and ace in each of the four suits.
     """
-    return len(deck) == len(cards.full_deck()) and all([c in deck for c in cards.full_deck()])
+    return len(deck) == len(cards_rules.full_deck()) and all(
+        [c in deck for c in cards_rules.full_deck()]
+    )
 
 
 def first_hand(deck: list[Card], dealer: int, seat: int) -> list[Card]:
-    """The five cards a seat is dealt before the bidding: the players in turn from the dealer's right
-    take five consecutive cards each, first card first.
+    """The five cards a seat is dealt before the bidding: the players in turn from the dealer's
+    right take five consecutive cards each, first card first.
 
     SETUP.4: The deck is shuffled and every player is dealt a hand of five cards; of the cards
         left over, one is turned face up on the table.
@@ -95,9 +97,42 @@ def deal(dealer: int, deck: list[Card], totals: list[int]) -> Game:
         sun or pass.
     """
     if not is_full_deck(deck):
-        raise IllegalAction("the deck must hold each of the 32 cards exactly once", rule="deal", clauses=("SETUP.3", "SETUP.4", "BID.2"))
+        raise IllegalAction(
+            "the deck must hold each of the 32 cards exactly once",
+            rule="deal",
+            clauses=("SETUP.3", "SETUP.4", "BID.2"),
+        )
     dealt = PLAYER_COUNT * FIRST_DEAL_SIZE
-    return Game(phase=Phase.BIDDING, dealer=dealer, face_up=deck[dealt], hands=[first_hand(deck, dealer, seat) for seat in cards.seats()], bids=[], contract=None, raises=[], multiplier=RAISE_MULTIPLIER[RaiseLevel.NO_RAISE], locked=False, declarations=[], trick=[], trick_winners=[], totals=totals, next_dealer_seat=cards.next_seat(dealer), stock=[deck[i] for i in range(dealt + 1, len(deck))], session=1, stage=BidStage.OPEN_BIDDING, asking=bidding_order(dealer), hokum_bidder=None, sun_caller=None, sun_by_ashkal=False, level=RaiseLevel.NO_RAISE, doubler=None, closed=False, leader=cards.next_seat(dealer), tricks=[], last_result=None, winner=None)
+    return Game(
+        phase=Phase.BIDDING,
+        dealer=dealer,
+        face_up=deck[dealt],
+        hands=[first_hand(deck, dealer, seat) for seat in cards_rules.seats()],
+        bids=[],
+        contract=None,
+        raises=[],
+        multiplier=RAISE_MULTIPLIER[RaiseLevel.NO_RAISE],
+        locked=False,
+        declarations=[],
+        trick=[],
+        trick_winners=[],
+        totals=totals,
+        next_dealer_seat=cards_rules.next_seat(dealer),
+        stock=[deck[i] for i in range(dealt + 1, len(deck))],
+        session=1,
+        stage=BidStage.OPEN_BIDDING,
+        asking=bidding_order(dealer),
+        hokum_bidder=None,
+        sun_caller=None,
+        sun_by_ashkal=False,
+        level=RaiseLevel.NO_RAISE,
+        doubler=None,
+        closed=False,
+        leader=cards_rules.next_seat(dealer),
+        tricks=[],
+        last_result=None,
+        winner=None,
+    )
 
 
 def draw_count(seat: int, taker: int) -> int:
@@ -115,9 +150,9 @@ def draw_count(seat: int, taker: int) -> int:
     return SECOND_DEAL_SIZE
 
 
-def second_hand(game_: Game, taker: int, seat: int) -> list[Card]:
-    """The cards a seat gets after the bidding: in turn from the dealer's right, each takes its count
-    of consecutive cards of the rest; the taker gets the face-up card first.
+def second_hand(game: Game, taker: int, seat: int) -> list[Card]:
+    """The cards a seat gets after the bidding: in turn from the dealer's right, each takes its
+    count of consecutive cards of the rest; the taker gets the face-up card first.
 
     SETUP.5: When the bidding is over, every player receives three more cards, so that each
         hand ends with eight.
@@ -125,17 +160,23 @@ def second_hand(game_: Game, taker: int, seat: int) -> list[Card]:
         together with two more dealt at random from the undealt cards; after the bidding the
         remaining cards are dealt at random to the other players, three each.
     """
-    position = bidding_position(game_.dealer, seat)
-    start = sum([draw_count(s, taker) for s in bidding_order(game_.dealer) if bidding_position(game_.dealer, s) < position])
-    drawn = [game_.stock[i] for i in range(start, start + draw_count(seat, taker))]
+    position = bidding_position(game.dealer, seat)
+    start = sum(
+        [
+            draw_count(s, taker)
+            for s in bidding_order(game.dealer)
+            if bidding_position(game.dealer, s) < position
+        ]
+    )
+    drawn = [game.stock[i] for i in range(start, start + draw_count(seat, taker))]
     if seat == taker:
-        return [game_.face_up] + drawn
+        return [game.face_up] + drawn
     return drawn
 
 
-def deal_rest(game_: Game, taker: int) -> Game:
-    """After the bidding every player gets three more cards; the taker gets the face-up card and two
-    more. Every hand then holds eight.
+def deal_rest(game: Game, taker: int) -> Game:
+    """After the bidding every player gets three more cards; the taker gets the face-up card and
+    two more. Every hand then holds eight.
 
     SETUP.5: When the bidding is over, every player receives three more cards, so that each
         hand ends with eight.
@@ -143,7 +184,11 @@ def deal_rest(game_: Game, taker: int) -> Game:
         together with two more dealt at random from the undealt cards; after the bidding the
         remaining cards are dealt at random to the other players, three each.
     """
-    return replace(game_, hands=[game_.hands[seat] + second_hand(game_, taker, seat) for seat in cards.seats()], stock=[])
+    return replace(
+        game,
+        hands=[game.hands[seat] + second_hand(game, taker, seat) for seat in cards_rules.seats()],
+        stock=[],
+    )
 
 
 def set_hand(hands: list[list[Card]], seat: int, hand: list[Card]) -> list[list[Card]]:
@@ -152,4 +197,4 @@ def set_hand(hands: list[list[Card]], seat: int, hand: list[Card]) -> list[list[
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
     """
-    return [hand if s == seat else hands[s] for s in cards.seats()]
+    return [hand if s == seat else hands[s] for s in cards_rules.seats()]
