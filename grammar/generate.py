@@ -7,6 +7,8 @@
 
 The output depends on the model alone, so it is the same byte for byte on
 every machine; `baloot gen --check` compares it with the checked-in files.
+Imports between the modules are relative, so a copy of the folder under
+another package name (a mutant engine, say) works as it stands.
 """
 
 from __future__ import annotations
@@ -234,15 +236,15 @@ def rule_module(spec: m.Spec, file: str, modules: RuleModules) -> str:
     if imports:
         imports.append("")
     if used_modules:
-        imports.append(f"from {PACKAGE} import {', '.join(used_modules)}")
+        imports.append(f"from . import {', '.join(used_modules)}")
     if used_defs:
-        imports += _import_line(f"{PACKAGE}.definitions", used_defs)
+        imports += _import_line(".definitions", used_defs)
     if "Readings" in code:
-        imports.append(f"from {PACKAGE}.readings import Readings")
+        imports.append("from .readings import Readings")
     runtime = [n for n in ("IllegalAction", "index_of", "remove")
                if re.search(rf"(?<![.\w]){n}\b", code)]
     if runtime:
-        imports.append(f"from {PACKAGE}.runtime_support import {', '.join(runtime)}")
+        imports.append(f"from .runtime_support import {', '.join(runtime)}")
     out = [header([file], f"The rules of {spec_path(file)}."), *imports, *body]
     return _finish(out)
 
@@ -295,7 +297,7 @@ def entry_points_module(spec: m.Spec) -> str:
     for name in present:
         by_module.setdefault(modules.module[name], []).append(name)
     for module, names in sorted(by_module.items()):
-        out += _import_line(f"{PACKAGE}.{module}", sorted(names))
+        out += _import_line(f".{module}", sorted(names))
     out += ([""] if present else []) + [f"__all__ = [{', '.join(py_str(n) for n in present)}]"]
     return _finish(out)
 

@@ -1,6 +1,6 @@
 """The reference Baloot engine, generated from the spec (see README.md)."""
 
-from baloot.reference_impl.runtime import Game, SetupError, choose_readings, new_game, shuffled_deck
-from baloot.reference_impl.runtime_support import IllegalAction
+from .runtime import Game, SetupError, choose_readings, new_game, shuffled_deck
+from .runtime_support import IllegalAction
 
 __all__ = ["Game", "IllegalAction", "SetupError", "choose_readings", "new_game", "shuffled_deck"]

@@ -7,20 +7,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import cards_rules, deal_rules, game_rules, play_rules, raises_rules
-from baloot.reference_impl.definitions import (
-    Action,
-    ActionKind,
-    BidStage,
-    Call,
-    Contract,
-    Game,
-    Mode,
-    Phase,
-    Suit,
-)
-from baloot.reference_impl.readings import Readings
-from baloot.reference_impl.runtime_support import IllegalAction
+from . import cards_rules, deal_rules, game_rules, play_rules, raises_rules
+from .definitions import Action, ActionKind, BidStage, Call, Contract, Game, Mode, Phase, Suit
+from .readings import Readings
+from .runtime_support import IllegalAction
 
 
 def tail(asking: list[int]) -> list[int]:

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from baloot.reference_impl.definitions import (
+from .definitions import (
     PLAIN_RANK_ORDER,
     PLAYER_COUNT,
     SUN_CARD_VALUE,

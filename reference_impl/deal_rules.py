@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import cards_rules
-from baloot.reference_impl.definitions import (
+from . import cards_rules
+from .definitions import (
     BID_WINNER_DRAW,
     FIRST_DEAL_SIZE,
     PLAYER_COUNT,
@@ -20,7 +20,7 @@ from baloot.reference_impl.definitions import (
     Phase,
     RaiseLevel,
 )
-from baloot.reference_impl.runtime_support import IllegalAction, index_of
+from .runtime_support import IllegalAction, index_of
 
 
 def tricks_per_round() -> int:

@@ -5,12 +5,6 @@
 
 from __future__ import annotations
 
-from baloot.reference_impl.game_rules import (
-    apply_action,
-    current_player,
-    deal_next,
-    legal_actions,
-    start_game,
-)
+from .game_rules import apply_action, current_player, deal_next, legal_actions, start_game
 
 __all__ = ["start_game", "deal_next", "legal_actions", "apply_action", "current_player"]

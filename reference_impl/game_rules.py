@@ -7,15 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import (
-    bidding_rules,
-    cards_rules,
-    deal_rules,
-    play_rules,
-    raises_rules,
-    scoring_rules,
-)
-from baloot.reference_impl.definitions import (
+from . import bidding_rules, cards_rules, deal_rules, play_rules, raises_rules, scoring_rules
+from .definitions import (
     GAME_TARGET,
     Action,
     ActionKind,
@@ -27,8 +20,8 @@ from baloot.reference_impl.definitions import (
     RaiseLevel,
     Suit,
 )
-from baloot.reference_impl.readings import Readings
-from baloot.reference_impl.runtime_support import IllegalAction
+from .readings import Readings
+from .runtime_support import IllegalAction
 
 
 def action_of(kind: ActionKind) -> Action:

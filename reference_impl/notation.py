@@ -13,9 +13,9 @@ import dataclasses
 import enum
 from typing import Any
 
-from baloot.reference_impl import definitions
-from baloot.reference_impl.definitions import Action, Card, Rank, Suit
-from baloot.reference_impl.plain import _hints
+from . import definitions
+from .definitions import Action, Card, Rank, Suit
+from .plain import _hints
 
 _SUITS = {s.value: s for s in Suit}
 _RANKS = {r.value: r for r in Rank}

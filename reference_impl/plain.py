@@ -15,7 +15,7 @@ import typing
 from functools import cache
 from typing import Any
 
-from baloot.reference_impl import definitions
+from . import definitions
 
 Plain = None | bool | int | str | list["Plain"] | dict[str, "Plain"]
 

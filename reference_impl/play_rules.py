@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import cards_rules, deal_rules, game_rules, projects_rules
-from baloot.reference_impl.definitions import (
+from . import cards_rules, deal_rules, game_rules, projects_rules
+from .definitions import (
     PLAIN_RANK_ORDER,
     PLAYER_COUNT,
     TRUMP_RANK_ORDER,
@@ -22,8 +22,8 @@ from baloot.reference_impl.definitions import (
     Suit,
     Trick,
 )
-from baloot.reference_impl.readings import Readings
-from baloot.reference_impl.runtime_support import IllegalAction, remove
+from .readings import Readings
+from .runtime_support import IllegalAction, remove
 
 
 def first_trick_leader(readings: Readings, game: Game) -> int:

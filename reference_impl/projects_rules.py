@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import cards_rules, deal_rules, game_rules, play_rules
-from baloot.reference_impl.definitions import (
+from . import cards_rules, deal_rules, game_rules, play_rules
+from .definitions import (
     FIFTY_LENGTH,
     HOKUM_PROJECT_VALUE,
     HUNDRED_LENGTH,
@@ -27,8 +27,8 @@ from baloot.reference_impl.definitions import (
     Rank,
     Suit,
 )
-from baloot.reference_impl.readings import Readings
-from baloot.reference_impl.runtime_support import IllegalAction
+from .readings import Readings
+from .runtime_support import IllegalAction
 
 
 def sequence_strength(readings: Readings, card: Card, trump: Suit | None) -> int:

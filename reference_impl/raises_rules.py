@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from baloot.reference_impl import bidding_rules, cards_rules, game_rules, play_rules
-from baloot.reference_impl.definitions import (
+from . import bidding_rules, cards_rules, game_rules, play_rules
+from .definitions import (
     PLAYER_COUNT,
     RAISE_MULTIPLIER,
     SUN_RAISE_GATE,
@@ -21,8 +21,8 @@ from baloot.reference_impl.definitions import (
     Mode,
     RaiseLevel,
 )
-from baloot.reference_impl.readings import Readings
-from baloot.reference_impl.runtime_support import IllegalAction, index_of
+from .readings import Readings
+from .runtime_support import IllegalAction, index_of
 
 
 def opponents_in_turn(bidder: int) -> list[int]:

@@ -17,17 +17,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from baloot.reference_impl import definitions, entry_points
-from baloot.reference_impl.notation import (
+from . import definitions, entry_points
+from .notation import (
     NotationError,
     action_text,
     card_text,
     parse_action,
     parse_deck,
 )
-from baloot.reference_impl.plain import Plain, from_plain, to_plain
-from baloot.reference_impl.readings import PROFILES, VARIANT_IDS, VARIANTS, Readings
-from baloot.reference_impl.runtime_support import IllegalAction
+from .plain import Plain, from_plain, to_plain
+from .readings import PROFILES, VARIANT_IDS, VARIANTS, Readings
+from .runtime_support import IllegalAction
 
 
 class SetupError(ValueError):

@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
-from baloot.reference_impl import cards_rules, game_rules, projects_rules
-from baloot.reference_impl.definitions import (
+from . import cards_rules, game_rules, projects_rules
+from .definitions import (
     GAME_TARGET,
     HOKUM_FAILURE_POINTS,
     HOKUM_SUCCESS_MARGIN,
@@ -23,7 +23,7 @@ from baloot.reference_impl.definitions import (
     RoundResult,
     Suit,
 )
-from baloot.reference_impl.readings import Readings
+from .readings import Readings
 
 
 def team_card_bunts(game: Game, team: int) -> int:
