@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "baloot.grammar.commands",  # baloot spec check | trace | show
     "baloot.conformance.commands",  # baloot conform [lint | adapter]
     "baloot.conformance.proofs.commands",  # baloot verify | explore
+    "baloot.conformance.suite",  # baloot suite
 )
 
 
