@@ -284,7 +284,9 @@ def _finish(lines: list[str]) -> str:
 
 # -------------------------------------------------------------- entry points --
 
-ENTRY_RULES = ("start_game", "deal_next", "legal_actions", "apply_action", "current_player")
+ENTRY_RULES = (
+    "start_game", "start_game_at", "deal_next", "legal_actions", "apply_action", "current_player",
+)
 
 
 def entry_points_module(spec: m.Spec) -> str:

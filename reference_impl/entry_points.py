@@ -5,6 +5,20 @@
 
 from __future__ import annotations
 
-from .game_rules import apply_action, current_player, deal_next, legal_actions, start_game
+from .game_rules import (
+    apply_action,
+    current_player,
+    deal_next,
+    legal_actions,
+    start_game,
+    start_game_at,
+)
 
-__all__ = ["start_game", "deal_next", "legal_actions", "apply_action", "current_player"]
+__all__ = [
+    "start_game",
+    "start_game_at",
+    "deal_next",
+    "legal_actions",
+    "apply_action",
+    "current_player",
+]

@@ -91,6 +91,33 @@ def start_game(dealer: int, deck: list[Card]) -> Game:
     return deal_rules.deal(dealer, deck, [0, 0])
 
 
+def start_game_at(dealer: int, deck: list[Card], totals: list[int]) -> Game:
+    """A new game that starts from given running totals (as a game resumed, or a case testing the
+    sun gate of RAISE.3 or the end at 152), the first round dealt by the given dealer from the
+    given deck order.
+
+    GAME.1: A game is played as a series of rounds, and each round has three phases: the
+        bidding, then the play of the tricks, then the scoring.
+    SETUP.4: The deck is shuffled and every player is dealt a hand of five cards; of the cards
+        left over, one is turned face up on the table.
+    RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
+        has more than 100 points and the other team has fewer than 100.
+    """
+    if dealer not in cards_rules.seats():
+        raise IllegalAction(
+            "the dealer must be a seat, 0 to 3",
+            rule="start_game_at",
+            clauses=("GAME.1", "SETUP.4", "RAISE.3"),
+        )
+    if not (len(totals) == len(cards_rules.teams())):
+        raise IllegalAction(
+            "the running totals are one number per team",
+            rule="start_game_at",
+            clauses=("GAME.1", "SETUP.4", "RAISE.3"),
+        )
+    return deal_rules.deal(dealer, deck, totals)
+
+
 def deal_next(game: Game, deck: list[Card]) -> Game:
     """Deal the next round from a deck order, after a round (the deal passes to the next player
     counterclockwise) or after all passed twice (A20 says who deals). The last round's result

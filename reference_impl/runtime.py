@@ -45,6 +45,7 @@ def _with_readings(rule: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _start_game = _with_readings(entry_points.start_game)
+_start_game_at = _with_readings(entry_points.start_game_at)
 _deal_next = _with_readings(entry_points.deal_next)
 _legal_actions = _with_readings(entry_points.legal_actions)
 _apply_action = _with_readings(entry_points.apply_action)
@@ -155,12 +156,19 @@ class Game:
 
 
 def new_game(profile: str = "literal", overrides: dict[str, str] | None = None,
-             dealer: int = 0, deck: list[str] | None = None, seed: int | None = None) -> Game:
-    """A new game, its first round dealt from `deck` (or from the deck `seed` fixes)."""
+             dealer: int = 0, deck: list[str] | None = None, seed: int | None = None,
+             totals: list[int] | None = None) -> Game:
+    """A new game, its first round dealt from `deck` (or from the deck `seed` fixes),
+    from running totals of 0 each unless `totals` gives others."""
     readings = choose_readings(profile, overrides)
     if dealer not in range(4):
         raise SetupError(f"dealer {dealer!r} is not a seat: expected 0, 1, 2 or 3")
     if deck is None:
         deck = shuffled_deck(seed if seed is not None else 0)
-    state = _start_game(readings, dealer, _deck(deck))
+    if totals is None:
+        state = _start_game(readings, dealer, _deck(deck))
+    else:
+        if len(totals) != 2 or not all(isinstance(t, int) for t in totals):
+            raise SetupError(f"totals {totals!r}: expected two whole numbers, one per team")
+        state = _start_game_at(readings, dealer, _deck(deck), list(totals))
     return Game(readings, state)

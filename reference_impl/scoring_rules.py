@@ -124,8 +124,9 @@ def bunts_per_point(mode: Mode) -> int:
 
 
 def convert_pair(readings: Readings, mode: Mode, bunts: list[int], bidder_team: int) -> list[int]:
-    """The two teams' bunts as points (A5): each team converted on its own, or the non-bidding team
-    converted and the bidding team given the rest of the converted whole.
+    """The two teams' bunts as points (A5): each team converted on its own; or the non-bidding team
+    converted and the bidding team given the rest of the converted whole; or the bidding team
+    converted and the other team's figure adjusted to the rest.
 
     SCORE.7: Sun conversion: a team's bunts are rounded to the nearest ten, then doubled and
         divided by ten, giving its points for the round. A figure ending in 5, such as 25, is not
@@ -137,10 +138,14 @@ def convert_pair(readings: Readings, mode: Mode, bunts: list[int], bidder_team: 
     other = cards_rules.other_team(bidder_team)
     if readings.rounding == "each_team":
         return [conversion(mode, bunts[t]) for t in cards_rules.teams()]
-    else:  # readings.rounding in ("bidder_takes_rest", "adjusted_to_total")
+    elif readings.rounding == "bidder_takes_rest":
         theirs = conversion(mode, bunts[other])
         whole = conversion(mode, bunts[0] + bunts[1])
         return [theirs if t == other else whole - theirs for t in cards_rules.teams()]
+    else:  # readings.rounding == "adjusted_to_total"
+        ours = conversion(mode, bunts[bidder_team])
+        whole = conversion(mode, bunts[0] + bunts[1])
+        return [ours if t == bidder_team else whole - ours for t in cards_rules.teams()]
 
 
 def unmultiplied_projects(

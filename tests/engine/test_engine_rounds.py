@@ -1,0 +1,221 @@
+"""Whole rounds worked out by hand: bunts, conversion, success, failure, kaboot,
+projects, raises and the end of the game."""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import (
+    HOKUM_TRICKS,
+    ONE_SUIT_EACH,
+    SUN_TRICKS,
+    TWO_OF_EACH,
+    play,
+    result,
+    start,
+    with_totals,
+)
+
+from baloot.reference_impl import IllegalAction
+
+SUN_BID = ["sun", "pass", "pass", "pass"]            # seat 0 bids sun; nobody takes it over
+HOKUM_BID = ["hokum", "pass", "pass", "pass", "hokum"]  # seat 0 bids hokum and stays
+
+
+# ---- the sun round of TWO_OF_EACH ---------------------------------------------------
+# Team 0 (seats 0, 2) wins tricks 1, 2, 5, 6, 7: 13+13+14+14+16 = 70 bunts; team 1
+# tricks 3, 4, 8: 17+16+17 = 50, and the last trick: +10 = 60 (70 + 60 = 130).
+
+
+def test_sun_round_literal_fails_by_margin() -> None:
+    game = start(TWO_OF_EACH)
+    play(game, *SUN_BID, *SUN_TRICKS)
+    r = result(game)
+    assert r["contract"]["kind"] == "sun" and r["contract"]["bidder"] == 0
+    assert r["card_bunts"] == [70, 50]
+    assert r["last_trick_bunts"] == [0, 10]
+    # SCORE.7 each team (A5 each_team): 70 -> 14; 60 -> 12 (26 in all).
+    assert r["points"] == [14, 12]
+    # A4 margin_points: 14 - 12 = 2 is not more than 13: the bidder fails and the other
+    # team takes the sun maximum, 26 (SCORE.10).
+    assert (r["success"], r["kaboot"]) == (False, None)
+    assert r["added"] == [0, 26]
+    assert r["totals"] == [0, 26]
+    assert game.phase == "round_over"
+    assert game.state.trick_winners == [0, 0, 1, 1, 2, 2, 2, 1]
+
+
+@pytest.mark.parametrize("reading", ["more_than_half_points", "more_than_half_bunts",
+                                     "half_bunts_or_more"])
+def test_sun_round_succeeds_under_the_other_success_readings(reading: str) -> None:
+    game = start(TWO_OF_EACH, bidder_success=reading)
+    play(game, *SUN_BID, *SUN_TRICKS)
+    # 14 > 13 points; 70 > 60 bunts: success, each team adds its own points.
+    assert result(game)["added"] == [14, 12]
+
+
+def test_sun_round_federation() -> None:
+    game = start(TWO_OF_EACH, profile="federation")
+    play(game, *SUN_BID, *SUN_TRICKS)
+    r = result(game)
+    # A5 bidder_takes_rest: team 1's 60 -> 12; team 0 gets 26 - 12 = 14.
+    assert r["points"] == [14, 12]
+    assert r["success"] is True  # A4: 70 bunts > 60
+    assert r["added"] == [14, 12]
+
+
+# ---- the hokum round of TWO_OF_EACH ------------------------------------------------
+# Team 0 wins tricks 1, 2, 4, 5, 7: 13+13+34+14+16 = 90; team 1 tricks 3, 6, 8:
+# 17+28+17 = 62, +10 for the last = 72 (90 + 72 = 162). Seat 3 played the hokum
+# king and queen: baloot, 2 in hokum (SCORE.6), for team 1.
+
+
+def test_hokum_round_literal() -> None:
+    game = start(TWO_OF_EACH)
+    play(game, *HOKUM_BID, "pass", "pass", *HOKUM_TRICKS)
+    r = result(game)
+    assert r["contract"] == {**r["contract"], "kind": "hokum", "trump": "D", "bidder": 0}
+    assert r["card_bunts"] == [90, 62]
+    assert r["last_trick_bunts"] == [0, 10]
+    assert [[p["kind"] for p in team] for team in r["projects"]] == [[], ["baloot"]]
+    assert r["projects"][1][0]["seat"] == 3
+    # A6 bunts_before_rounding: team 1 has 72 + 2 = 74 -> 7; team 0 90 -> 9 (SCORE.8).
+    assert r["points"] == [9, 7]
+    # A4 margin: 9 - 7 = 2, not more than 8: failure; A8 maximum_only: 16, no projects.
+    assert r["success"] is False
+    assert r["added"] == [0, 16]
+
+
+def test_hokum_round_federation() -> None:
+    game = start(TWO_OF_EACH, profile="federation")
+    play(game, *HOKUM_BID, "pass", "pass", *HOKUM_TRICKS)
+    r = result(game)
+    # A5 bidder_takes_rest: team 1's 72 -> 7, team 0 gets 16 - 7 = 9; A6 points after
+    # rounding: team 1 adds its baloot, 2.
+    assert r["points"] == [9, 9]
+    # A4 more_than_half_bunts: team 0 has 90; team 1 72 + 2 points x 10 bunts = 92. Failure.
+    assert r["success"] is False
+    # A8 maximum_and_all_projects: 16 + the baloot 2 to team 1.
+    assert r["added"] == [0, 18]
+
+
+def test_locked_round_refuses_a_trump_lead() -> None:
+    game = start(TWO_OF_EACH)
+    play(game, *HOKUM_BID, "double", "pass")  # seat 1 doubles, seat 0 does not triple
+    assert game.state.multiplier == 2
+    assert game.state.locked is True  # A10 double_and_four: doubled is locked
+    play(game, *HOKUM_TRICKS[:12])
+    # Seat 1 leads trick 4 holding 10H AD 9D 9C JC: no trump lead (RAISE.2).
+    assert game.current_player == 1
+    assert [a for a in game.legal_actions()] == ["play 10H", "play 9C", "play JC"]
+    with pytest.raises(IllegalAction) as refused:
+        game.apply("play AD")
+    assert refused.value.rule == "play_a_card"
+    assert "RAISE.2" in refused.value.clauses
+
+
+def test_doubled_open_round_doubles_the_maximum() -> None:
+    game = start(TWO_OF_EACH, locked_round="doubler_chooses")
+    play(game, *HOKUM_BID)
+    assert game.legal_actions() == ["pass", "double closed", "double open"]
+    play(game, "double open", "pass")
+    assert game.state.locked is False
+    play(game, *HOKUM_TRICKS)
+    r = result(game)
+    assert r["multiplier"] == 2
+    assert r["added"] == [0, 32]  # failure: 16 x 2
+
+
+@pytest.mark.parametrize(("reading", "added"), [
+    ("round_decides_game", [0, 64]),  # failure 16 x 4; the other team wins the game (A13)
+    ("worth_152", [0, 152]),          # the round's winner takes 152
+])
+def test_gahwa_round(reading: str, added: list[int]) -> None:
+    game = start(TWO_OF_EACH, locked_round="doubler_chooses", gahwa=reading)
+    play(game, *HOKUM_BID, "double open")
+    assert game.current_player == 0 and game.legal_actions() == ["pass", "triple"]
+    game.apply("triple")
+    assert game.current_player == 1 and game.legal_actions() == ["pass", "four"]
+    game.apply("four")
+    assert game.current_player == 0 and game.legal_actions() == ["pass", "gahwa"]
+    game.apply("gahwa")
+    assert game.phase == "playing"
+    play(game, *HOKUM_TRICKS)
+    r = result(game)
+    assert r["added"] == added
+    assert (r["game_over"], r["winner"]) == (True, 1)
+    assert game.phase == "game_over"
+    assert game.legal_actions() == []
+
+
+# ---- kaboot -------------------------------------------------------------------------
+
+def sweep(game, lead_suit: str) -> None:
+    """Seat 0 leads its eight cards high to low; the others play their first legal card."""
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7"]
+    for rank in ranks:
+        game.apply(f"play {rank}{lead_suit}")
+        for _ in range(3):
+            game.apply(next(a for a in game.legal_actions() if a.startswith("play")))
+
+
+@pytest.mark.parametrize(("profile", "first", "added"), [
+    ("literal", "9S", [44, 0]),
+    ("literal", "AS", [88, 0]),      # the face-up card bid on was an ace (SCORE.11)
+    ("federation", "AS", [44, 0]),   # A9 sun_44_hokum_25: the ace changes nothing
+])
+def test_sun_kaboot(profile: str, first: str, added: list[int]) -> None:
+    # Seat 0's sixth card is the face-up card (engine_helpers.start).
+    others = [c for c in ["10S", "KS", "QS", "JS", "9S", "AS", "8S", "7S"] if c != first]
+    hands = [[*others[:5], first, *others[5:]], *ONE_SUIT_EACH[1:]]
+    game = start(hands, profile=profile)
+    assert game.state.face_up.rank.value + game.state.face_up.suit.value == first
+    play(game, *SUN_BID)
+    sweep(game, "S")
+    r = result(game)
+    assert r["card_bunts"] == [120, 0] and r["last_trick_bunts"] == [10, 0]
+    assert (r["success"], r["kaboot"]) == (True, 0)
+    assert r["added"] == added
+
+
+@pytest.mark.parametrize(("profile", "points", "added"), [
+    # Literal: 152 + 10 + baloot 2 = 164 bunts -> 16; kaboot 44, nothing on top (A9).
+    ("literal", [16, 0], [44, 0]),
+    # Federation: 16 - 0 = 16, + baloot 2 = 18; kaboot in hokum 25, + baloot 2 = 27.
+    ("federation", [18, 0], [27, 0]),
+])
+def test_hokum_kaboot_with_baloot(profile: str, points: list[int], added: list[int]) -> None:
+    game = start(ONE_SUIT_EACH, profile=profile)
+    play(game, *HOKUM_BID, "pass", "pass")
+    sweep(game, "S")
+    r = result(game)
+    assert r["contract"]["trump"] == "S"
+    assert r["card_bunts"] == [152, 0]
+    assert [[p["kind"] for p in team] for team in r["projects"]] == [["baloot"], []]
+    assert r["points"] == points
+    assert r["kaboot"] == 0
+    assert r["added"] == added
+
+
+# ---- the end of the game -------------------------------------------------------------
+
+def test_target_reached_ends_the_game() -> None:
+    game = with_totals(start(TWO_OF_EACH), [100, 140])
+    play(game, *SUN_BID, *SUN_TRICKS)
+    r = result(game)
+    assert r["totals"] == [100, 166]
+    assert (r["game_over"], r["winner"]) == (True, 1)
+    assert game.phase == "game_over"
+
+
+@pytest.mark.parametrize(("reading", "winner"), [
+    ("higher_total_wins", None),   # 164 to 164: a tie, play on (A19)
+    ("bidder_team_wins", 0),
+])
+def test_both_reach_the_target(reading: str, winner: int | None) -> None:
+    game = with_totals(start(TWO_OF_EACH, profile="federation", both_reach_target=reading),
+                       [150, 152])
+    play(game, *SUN_BID, *SUN_TRICKS)
+    r = result(game)
+    assert r["totals"] == [164, 164]
+    assert r["winner"] == winner
+    assert game.phase == ("round_over" if winner is None else "game_over")
