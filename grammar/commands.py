@@ -31,6 +31,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_folder(show)
     show.set_defaults(run=run_show)
 
+    from baloot.grammar.render.command import add_render_command
+
+    add_render_command(spec_commands)  # baloot spec render
+
     gen = subparsers.add_parser("gen", help="generate the reference engine from the spec")
     _add_folder(gen)
     gen.add_argument("--out", type=Path, default=None,
