@@ -17,6 +17,10 @@ BUILTINS = {
     "len": 1, "sum": 1, "max": 1, "min": 1, "any": 1, "all": 1, "range": 2, "abs": 1,
     "remove": 2, "index_of": 2,
 }
+EXPRESSION_TYPES = (
+    m.IntLit, m.StrLit, m.BoolLit, m.NoneLit, m.Name, m.ListLit, m.Comprehension, m.BinOp,
+    m.UnaryOp, m.IfExpr, m.FieldOf, m.Index, m.Call, m.WithUpdate, m.Reads,
+)
 CLAUSE_ID = re.compile(r"^[A-Z]+\.[0-9]+$")
 VARIANT_ID = re.compile(r"^A[0-9]+$")
 
@@ -85,8 +89,9 @@ class _Checker:
             named += [(e.name, e.pos), *((mem.name, mem.pos) for mem in e.members)]
         for r in self.spec.records:
             named += [(r.name, r.pos), *((f.name, f.pos) for f in r.fields)]
-        for d in (*self.spec.orders, *self.spec.tables, *self.spec.consts):
-            named.append((d.name, d.pos))
+        valued: tuple[m.Order | m.Table | m.Const, ...] = (
+            *self.spec.orders, *self.spec.tables, *self.spec.consts)
+        named += [(d.name, d.pos) for d in valued]
         for rule in self.spec.rules:
             named += [(rule.name, rule.pos), *((p.name, p.pos) for p in rule.params)]
             for node in walk_body(rule.body):
@@ -138,8 +143,8 @@ class _Checker:
 
     def check_data(self) -> None:
         for e in self.spec.enums:
-            notations = [(mem.notation, mem.pos) for mem in e.members if mem.notation]
-            self.check_unique(notations, f"notation of {e.name}")  # type: ignore[arg-type]
+            notations = [(mem.notation, mem.pos) for mem in e.members if mem.notation is not None]
+            self.check_unique(notations, f"notation of {e.name}")
         for r in self.spec.records:
             self.check_unique(((f.name, f.pos) for f in r.fields), f"field of {r.name}")
             for f in r.fields:
@@ -348,8 +353,8 @@ class _Checker:
                 self.check_expr(update.value, scope)
         else:
             for child in children(e):
-                assert not isinstance(child, m.CompFor | m.CompIf | m.KeywordArg | m.Let)
-                self.check_expr(child, scope)  # type: ignore[arg-type]
+                assert isinstance(child, EXPRESSION_TYPES)  # the other cases are handled above
+                self.check_expr(child, scope)
 
     def check_call(self, e: m.Call, scope: set[str]) -> None:
         for arg in e.args:

@@ -12,6 +12,7 @@ from rich.table import Table
 from baloot.grammar import model as m
 from baloot.grammar.errors import SpecError
 from baloot.grammar.parser import load_spec
+from baloot.grammar.render.source import Sources
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,7 +62,8 @@ def run_check(args: argparse.Namespace) -> int:
     spec = _load(args)
     if spec is None:
         return 1
-    print(f"spec ok: {len(spec.files)} files, {len(spec.clauses)} clauses, {len(spec.rules)} rules, "
+    print(f"spec ok: {len(spec.files)} files, {len(spec.clauses)} clauses, "
+          f"{len(spec.rules)} rules, "
           f"{len(spec.tables)} tables, {len(spec.orders)} orders, {len(spec.variants)} variants, "
           f"{len(spec.profiles)} profiles")
     return 0
@@ -131,33 +133,11 @@ def describe(spec: m.Spec, decl: m.Cited) -> str:
             variant = spec.variant(name)
             lines.append(f"  depends on {variant.id} {variant.name}: "
                          f"{', '.join(variant.reading_names)}")
-        text = "\n".join(
-            spec.source_line(m.Pos(decl.pos.file, line, 1)) or ""
-            for line in range(decl.pos.line, _last_line(spec, decl) + 1)
-        )
-        lines.append("  source:")
+    text = Sources(spec).declaration_text(decl.pos)
+    if text is not None:
+        lines.append("  spec text:")
         lines.extend("    " + line for line in text.splitlines())
     return "\n".join(lines)
-
-
-def _last_line(spec: m.Spec, rule: m.Rule) -> int:
-    """The line of the brace that closes a rule, found by counting braces."""
-    depth, line = 0, rule.pos.line
-    seen_open = False
-    while True:
-        text = spec.source_line(m.Pos(rule.pos.file, line, 1))
-        if text is None:
-            return line - 1
-        code = text.split("#", 1)[0]
-        for ch in code:
-            if ch == "{":
-                depth += 1
-                seen_open = True
-            elif ch == "}":
-                depth -= 1
-        if seen_open and depth <= 0:
-            return line
-        line += 1
 
 
 def variants_used(body: tuple[m.Stmt, ...]) -> list[str]:
@@ -191,5 +171,6 @@ def run_gen(args: argparse.Namespace) -> int:
         print(f"generated code up to date: {len(files)} files in {out_dir}")
         return 0
     changed = generate.write(out_dir, files)
-    print(f"wrote {len(changed)} of {len(files)} files in {out_dir}: {', '.join(changed) or 'none'}")
+    names = ", ".join(changed) or "none"
+    print(f"wrote {len(changed)} of {len(files)} files in {out_dir}: {names}")
     return 0

@@ -38,7 +38,8 @@ class SpecError(Exception):
     """A spec that does not parse or does not pass the semantic checks."""
 
     def __init__(self, problems: Iterable[SpecProblem]) -> None:
-        self.problems = tuple(sorted(problems, key=lambda p: (p.pos.file, p.pos.line, p.pos.column)))
+        self.problems = tuple(
+            sorted(problems, key=lambda p: (p.pos.file, p.pos.line, p.pos.column)))
         super().__init__(self.render())
 
     def render(self) -> str:

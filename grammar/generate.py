@@ -39,12 +39,13 @@ def module_of(file: str) -> str:
     return PurePath(file).stem + "_rules"
 
 
-def header(sources: Iterable[str], what: str) -> str:
+def header(sources: Iterable[str], what: str, note: Iterable[str] = ()) -> str:
     names = ", ".join(spec_path(s) for s in sources)
     lines = textwrap.wrap(f"{GENERATED_MARK[2:]} from {names}.", width=WIDTH - 2)
     comment = "\n".join(f"# {line}" for line in lines)
+    extra = "".join(f"{line}\n" for line in note)
     return (f'"""{what}"""\n\n{comment}\n'
-            "# Do not edit: change the spec and run `baloot gen`.\n\n"
+            f"# Do not edit: change the spec and run `baloot gen`.\n{extra}\n"
             "from __future__ import annotations\n")
 
 
@@ -76,9 +77,9 @@ def docstring(doc: str | None, cites: tuple[m.Citation, ...], spec: m.Spec,
 
 
 def definitions_module(spec: m.Spec) -> str:
-    files = list(dict.fromkeys(
-        d.pos.file for d in (*spec.enums, *spec.records, *spec.orders, *spec.tables, *spec.consts)
-    ))
+    data: tuple[m.Enum | m.Record | m.Order | m.Table | m.Const, ...] = (
+        *spec.enums, *spec.records, *spec.orders, *spec.tables, *spec.consts)
+    files = list(dict.fromkeys(d.pos.file for d in data))
     out = [header(files, "The spec's enums, records, orders, tables and constants."),
            "from dataclasses import dataclass", "from enum import Enum", ""]
     for file in files:
@@ -97,7 +98,7 @@ def definitions_module(spec: m.Spec) -> str:
             out += ["", "@dataclass(frozen=True, slots=True)", f"class {r.name}:"]
             out += docstring(r.doc, r.cites, spec, "    ")
             out += [""]
-            out += [f"    {f.name}: {emitter.type(f.type)}" for f in r.fields]
+            out += [f"    {f.name}: {emitter.type_text(f.type)}" for f in r.fields]
             out += [""]
         for o in (x for x in spec.orders if x.pos.file == file):
             out += ["", f"{constant_name(o.name)}: dict[{o.over}, int] = {{"]
@@ -109,7 +110,8 @@ def definitions_module(spec: m.Spec) -> str:
             out += ["}", ""]
         for t in (x for x in spec.tables if x.pos.file == file):
             emitter = Emitter(Context(spec, lambda n: n, lambda n: False))
-            out += ["", f"{constant_name(t.name)}: dict[{t.key_enum}, {emitter.type(t.value_type)}]"
+            value_type = emitter.type_text(t.value_type)
+            out += ["", f"{constant_name(t.name)}: dict[{t.key_enum}, {value_type}]"
                     " = {"]
             out += [f"    {line}" for line in _comment(t.doc, t.cites, spec)]
             out += [f"    {t.key_enum}.{member_name(e.key)}: {e.value}," for e in t.entries]
@@ -123,7 +125,8 @@ def definitions_module(spec: m.Spec) -> str:
 def _transitions(spec: m.Spec, machine: m.Machine) -> list[str]:
     """A machine's transitions: (from, to) -> what causes it."""
     name = machine.name
-    out = ["", f"{constant_name(name)}_TRANSITIONS: dict[tuple[{name}, {name}], tuple[str, ...]] = {{",
+    pair = f"tuple[{name}, {name}]"
+    out = ["", f"{constant_name(name)}_TRANSITIONS: dict[{pair}, tuple[str, ...]] = {{",
            "    # every change of state the rules may make, and what causes it"]
     for t in machine.transitions:
         out += [f"    {line}" for line in _comment(t.doc, t.cites, spec)]
@@ -146,7 +149,8 @@ def _comment(doc: str | None, cites: tuple[m.Citation, ...], spec: m.Spec) -> li
 
 
 def readings_module(spec: m.Spec) -> str:
-    files = list(dict.fromkeys(d.pos.file for d in (*spec.variants, *spec.profiles)))
+    register: tuple[m.Variant | m.Profile, ...] = (*spec.variants, *spec.profiles)
+    files = list(dict.fromkeys(d.pos.file for d in register))
     out = [header(files, "The variants of the spec, their readings, and the profiles."),
            "from dataclasses import dataclass", "", "",
            "@dataclass(frozen=True, slots=True)", "class Readings:",
@@ -216,11 +220,11 @@ def rule_module(spec: m.Spec, file: str, modules: RuleModules) -> str:
         ctx = Context(spec, ref, modules.needs_readings, rule.name,
                       tuple(c.clause for c in rule.cites), frozenset(modules.module.values()))
         emitter = Emitter(ctx)
-        params = [f"{emitter.local(p.name)}: {emitter.type(p.type)}" for p in rule.params]
+        params = [f"{emitter.local(p.name)}: {emitter.type_text(p.type)}" for p in rule.params]
         if modules.needs_readings(rule.name):
             params.insert(0, "readings: Readings")
         body += ["", ""]
-        body += _signature(rule.name, params, emitter.type(rule.returns))
+        body += _signature(rule.name, params, emitter.type_text(rule.returns))
         body += docstring(rule.doc, rule.cites, spec, "    ")
         body += emitter.block(rule.body, "    ", {p.name for p in rule.params})
     text = "\n".join(body)
@@ -245,8 +249,18 @@ def rule_module(spec: m.Spec, file: str, modules: RuleModules) -> str:
                if re.search(rf"(?<![.\w]){n}\b", code)]
     if runtime:
         imports.append(f"from .runtime_support import {', '.join(runtime)}")
-    out = [header([file], f"The rules of {spec_path(file)}."), *imports, *body]
+    out = [header([file], f"The rules of {spec_path(file)}.", OPTIONAL_VALUES_NOTE), *imports,
+           *body]
     return _finish(out)
+
+
+# What mypy is told about rule modules, and why.
+OPTIONAL_VALUES_NOTE = [
+    "# The rule language has optional values (`T?`) but does not narrow them: a rule reads",
+    "# `game.contract.kind` where the phase guarantees a contract. The spec's checks and the",
+    "# tests stand in for these type checks.",
+    '# mypy: disable-error-code="union-attr, arg-type, list-item, return-value, index, misc"',
+]
 
 
 def _signature(name: str, params: list[str], returns: str) -> list[str]:
@@ -264,8 +278,9 @@ def _import_line(module: str, names: list[str]) -> list[str]:
 
 
 def _definition_names(spec: m.Spec) -> list[str]:
+    valued: tuple[m.Order | m.Table | m.Const, ...] = (*spec.orders, *spec.tables, *spec.consts)
     return [*(e.name for e in spec.enums), *(r.name for r in spec.records),
-            *(constant_name(d.name) for d in (*spec.orders, *spec.tables, *spec.consts))]
+            *(constant_name(d.name) for d in valued)]
 
 
 def _finish(lines: list[str]) -> str:
@@ -279,7 +294,7 @@ def _finish(lines: list[str]) -> str:
     text = "\n".join(lines).rstrip() + "\n"
     text = re.sub(r"\n{4,}", "\n\n\n", text)
     return black.format_str(text, mode=black.Mode(line_length=WIDTH,
-                                                  target_versions={black.TargetVersion.PY311}))
+                                                  target_versions={black.mode.TargetVersion.PY311}))
 
 
 # -------------------------------------------------------------- entry points --

@@ -8,7 +8,7 @@ tooling all read them, and none of them re-reads spec text.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import TypeAlias
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class ListType:
     pos: Pos
 
 
-Type = Union[PlainType, OptionalType, ListType]
+Type: TypeAlias = PlainType | OptionalType | ListType
 
 BUILTIN_TYPES = ("int", "bool", "text")
 
@@ -181,10 +181,10 @@ class Reads:
     reading_pos: Pos
 
 
-Expr = Union[
-    IntLit, StrLit, BoolLit, NoneLit, Name, ListLit, Comprehension, BinOp, UnaryOp,
-    IfExpr, FieldOf, Index, Call, WithUpdate, Reads,
-]
+Expr: TypeAlias = (
+    IntLit | StrLit | BoolLit | NoneLit | Name | ListLit | Comprehension | BinOp | UnaryOp |
+    IfExpr | FieldOf | Index | Call | WithUpdate | Reads
+)
 
 # --------------------------------------------------------------- statements --
 
@@ -237,7 +237,7 @@ class Require:
     pos: Pos
 
 
-Stmt = Union[Let, Return, If, Choose, Require]
+Stmt: TypeAlias = Let | Return | If | Choose | Require
 
 # ------------------------------------------------------------- declarations --
 
@@ -452,8 +452,10 @@ class Profile:
         return {p.variant: p.reading for p in self.picks}
 
 
-Decl = Union[Clause, Enum, Record, Order, Table, Const, Rule, Machine, Variant, Profile]
-Cited = Union[Enum, Record, Order, Table, Const, Rule, Machine, Variant]
+Decl: TypeAlias = (
+    Clause | Enum | Record | Order | Table | Const | Rule | Machine | Variant | Profile
+)
+Cited: TypeAlias = Enum | Record | Order | Table | Const | Rule | Machine | Variant
 
 
 @dataclass(frozen=True)

@@ -300,7 +300,9 @@ class _ToModel(Transformer[Token, Any]):
     def if_expr(self, meta: Meta, c: list[Any]) -> m.IfExpr:
         return m.IfExpr(c[0], c[1], c[2], self._pos(meta))
 
-    def _binary(op: str) -> Any:  # noqa: N805 - a factory used in the class body
+    @staticmethod
+    def _binary(op: str) -> Any:
+        """A method building the BinOp of one operator (used in the class body below)."""
         @v_args(meta=True)
         def build(self: _ToModel, meta: Meta, c: list[Any]) -> m.BinOp:
             return m.BinOp(op, c[0], c[1], self._pos(meta))

@@ -38,7 +38,8 @@ def local_name(name: str, taken: frozenset[str] = frozenset()) -> str:
 
 def py_str(text: str) -> str:
     """A Python string literal in double quotes."""
-    return json.dumps(text, ensure_ascii=False)
+    literal: str = json.dumps(text, ensure_ascii=False)
+    return literal
 
 
 def constant_name(name: str) -> str:
@@ -87,12 +88,13 @@ class Emitter:
 
     # -- types ------------------------------------------------------------------------
 
-    def type(self, t: m.Type) -> str:
+    def type_text(self, t: m.Type) -> str:
         if isinstance(t, m.PlainType):
-            return {"int": "int", "bool": "bool", "text": "str"}.get(t.name, t.name)
+            builtin: dict[str, str] = {"int": "int", "bool": "bool", "text": "str"}
+            return builtin.get(t.name, t.name)
         if isinstance(t, m.OptionalType):
-            return f"{self.type(t.inner)} | None"
-        return f"list[{self.type(t.item)}]"
+            return f"{self.type_text(t.inner)} | None"
+        return f"list[{self.type_text(t.item)}]"
 
     # -- statements ----------------------------------------------------------------------
 
@@ -115,7 +117,8 @@ class Emitter:
             condition = self.expr(m.UnaryOp("not", s.condition, s.pos), scope)
             return [
                 f"{indent}if {condition}:",
-                f"{indent}    raise IllegalAction({py_str(s.message)}, rule={py_str(self.ctx.rule_name)}, "
+                f"{indent}    raise IllegalAction({py_str(s.message)}, "
+                f"rule={py_str(self.ctx.rule_name)}, "
                 f"clauses=({clauses}{',' if len(self.ctx.clauses) == 1 else ''}))",
             ]
         if isinstance(s, m.If):
@@ -178,7 +181,8 @@ class Emitter:
         if isinstance(e, m.UnaryOp):
             if e.op == "not":
                 inner = e.operand
-                if isinstance(inner, m.BinOp) and inner.op == "in":  # `not (a in b)` is `a not in b`
+                # `not (a in b)` is written `a not in b`
+                if isinstance(inner, m.BinOp) and inner.op == "in":
                     return self.binop(m.BinOp("not in", inner.left, inner.right, inner.pos), scope)
                 # a comparison under `not` keeps its brackets, for the reader
                 operand = self.expr(e.operand, scope, PRECEDENCE["atom"])

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TypeAlias
 
 from baloot.grammar import model as m
 
-Node = m.Stmt | m.Expr | m.CompFor | m.CompIf | m.KeywordArg
+Node: TypeAlias = m.Stmt | m.Expr | m.CompFor | m.CompIf | m.KeywordArg
 
 
 def children(node: Node) -> Iterator[Node]:

@@ -59,10 +59,13 @@ def _value_text(value: Any) -> list[str]:
     return [str(value)]
 
 
+_ACTION_FIELDS = tuple(field.name for field in dataclasses.fields(Action))
+
+
 def action_text(action: Action) -> str:
     words: list[str] = []
-    for field in dataclasses.fields(action):
-        value = getattr(action, field.name)
+    for name in _ACTION_FIELDS:
+        value = getattr(action, name)
         if value is None or value == []:
             continue
         words.extend(_value_text(value))
@@ -75,6 +78,22 @@ def parse_action(text: str) -> Action:
     The first word is the kind; each later word fills the next field that
     can take it (a card, a list of cards, or an enum member by notation).
     """
+    fields = _PARSED.get(text)
+    if fields is None:
+        record = _parse_action(text)
+        if len(_PARSED) < _PARSED_LIMIT:
+            _PARSED[text] = tuple(getattr(record, name) for name in _ACTION_FIELDS)
+        return record
+    # a fresh record, with fresh lists, as reading the text again would give
+    return Action(*[list(v) if v.__class__ is list else v for v in fields])
+
+
+# Texts already read, as their field values (speed: the same few texts come back all game).
+_PARSED: dict[str, tuple[Any, ...]] = {}
+_PARSED_LIMIT = 100_000
+
+
+def _parse_action(text: str) -> Action:
     words = text.split()
     hints = _hints(Action)
     values: dict[str, Any] = {name: None for name in hints}

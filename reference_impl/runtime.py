@@ -87,9 +87,14 @@ def _deck(deck: list[str]) -> list[definitions.Card]:
 class Game:
     """One game of Baloot under a fixed choice of readings."""
 
+    # The legal actions of one state, records and texts, kept while that state lasts (speed:
+    # both are asked for, often more than once, between two actions).
+    _legal: tuple[definitions.Game, Readings, list[definitions.Action], list[str] | None] | None
+
     def __init__(self, readings: Readings, state: definitions.Game) -> None:
         self.readings = readings
         self.state = state
+        self._legal = None
 
     # -- reading the state -----------------------------------------------------------
 
@@ -103,11 +108,24 @@ class Game:
         return player
 
     def legal_action_records(self) -> list[definitions.Action]:
-        actions: list[definitions.Action] = _legal_actions(self.readings, self.state)
-        return actions
+        return list(self._legal_now()[2])
 
     def legal_actions(self) -> list[str]:
-        return [action_text(a) for a in self.legal_action_records()]
+        state, readings, records, texts = self._legal_now()
+        if texts is None:
+            texts = [action_text(a) for a in records]
+            self._legal = (state, readings, records, texts)
+        return list(texts)
+
+    def _legal_now(
+        self,
+    ) -> tuple[definitions.Game, Readings, list[definitions.Action], list[str] | None]:
+        """The cached legal actions if they are those of the current state, else fresh ones."""
+        cached = self._legal
+        if cached is None or cached[0] is not self.state or cached[1] is not self.readings:
+            records: list[definitions.Action] = _legal_actions(self.readings, self.state)
+            cached = self._legal = (self.state, self.readings, records, None)
+        return cached
 
     def observation(self) -> dict[str, Plain]:
         """The whole state as plain JSON values, with the phase and player to act."""

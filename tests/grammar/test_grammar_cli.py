@@ -166,6 +166,8 @@ def test_show_a_variant(spec_dir: Path, capsys: pytest.CaptureFixture[str]) -> N
         "    bidder_takes_rest: The bidder takes the rest.",
         "      source: federation",
         "      profiles: federation",
+        "  spec text:",
+        *("    " + line for line in GOOD.splitlines()[6:11]),
     ]
     for name in ("rounding", "A5"):  # by its name or its ambiguity ID
         status, out, err = run(capsys, "spec", "show", name, "--spec", str(spec_dir))
@@ -183,7 +185,7 @@ def test_show_a_rule(spec_dir: Path, capsys: pytest.CaptureFixture[str]) -> None
         "  clauses:",
         "    SCORE.1  Cards have values.",
         "  depends on A5 rounding: each_team, bidder_takes_rest",
-        "  source:",
+        "  spec text:",
         *("    " + line for line in GOOD.splitlines()[15:22]),
     ]
     assert out.splitlines()[-1] == "    }"
@@ -198,6 +200,8 @@ def test_show_a_table(spec_dir: Path, capsys: pytest.CaptureFixture[str]) -> Non
         "  Bunts per card.",
         "  clauses:",
         "    SCORE.1  Cards have values.",
+        "  spec text:",
+        "    " + GOOD.splitlines()[4],
     ]
 
 
