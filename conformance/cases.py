@@ -26,7 +26,18 @@ class Repeat:
     max: int = 8
 
 
-Step = str | Repeat
+@dataclass(frozen=True)
+class Check:
+    """A check between two actions: `what` is legal, state or result; `expected`
+    the legal set ({"player", "actions"}) or a subset of the state or result."""
+
+    what: str
+    expected: dict[str, Any]
+
+
+Step = str | Repeat | Check
+
+HAND_WORKED, REGRESSION_SNAPSHOT, WITNESS = "hand_worked", "regression_snapshot", "witness"
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,8 @@ class Case:
     then: list[RoundScript] = field(default_factory=list)
     working: list[str] = field(default_factory=list)
     file: str = ""
+    note: str = ""
+    origin: str = HAND_WORKED  # hand_worked, regression_snapshot or witness
 
 
 @dataclass(frozen=True)
@@ -103,7 +116,10 @@ def read_json(path: Path, problems: list[Problem]) -> Any:
 def _step(raw: Any) -> Step:
     if isinstance(raw, str):
         return raw
-    return Repeat(raw["repeat"], raw["while_phase"], raw.get("max", 8))
+    if "repeat" in raw:
+        return Repeat(raw["repeat"], raw["while_phase"], raw.get("max", 8))
+    ((key, expected),) = raw.items()
+    return Check(key.removeprefix("expect_"), dict(expected))
 
 
 def case_from_json(raw: dict[str, Any], file: str) -> Case:
@@ -126,15 +142,23 @@ def case_from_json(raw: dict[str, Any], file: str) -> Case:
         ],
         working=list(raw.get("working", [])),
         file=file,
+        note=raw.get("note", ""),
+        origin=raw.get("origin", HAND_WORKED),
     )
 
 
-def load_case_file(path: Path, problems: list[Problem]) -> list[tuple[dict[str, Any], Case]]:
-    """The cases of one file that pass the schema; problems for the rest."""
+def load_case_file(
+    path: Path, problems: list[Problem], name: str | None = None
+) -> list[tuple[dict[str, Any], Case]]:
+    """The cases of one file that pass the schema; problems for the rest.
+
+    `name` is how reports name the file (default: its file name; the pack
+    loader passes the path inside the pack, e.g. variants/rounding/each_team.json).
+    """
     data = read_json(path, problems)
     if data is None:
         return []
-    name = path.name
+    name = name or path.name
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         problems.append(Problem(name, 'expected an object {"cases": [...]}'))
         return []
@@ -182,4 +206,11 @@ def load_manifest(folder: Path, problems: list[Problem]) -> tuple[str, str, int]
 
 
 def case_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.glob("*.json") if p.name != "pack.json")
+    """Every case file of a pack: `*.json` at any depth, but the top `pack.json`."""
+    top = folder / "pack.json"
+    return sorted(p for p in folder.rglob("*.json") if p != top)
+
+
+def file_label(folder: Path, path: Path) -> str:
+    """A case file's name inside its pack, with forward slashes."""
+    return path.relative_to(folder).as_posix()

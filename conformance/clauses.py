@@ -1,9 +1,5 @@
-"""The clause IDs a conformance case may cite.
-
-For now the list is the one of the rules notes (`shared/rules-notes.md`,
-SETUP.1 to END.1). `known_clause_ids` is the one place to swap for the spec
-model once the parser is in (the model's `Clause` declarations), so the
-linter and the runner never hard-code the list elsewhere.
+"""The clause IDs a conformance case may cite: the `clause` declarations of
+the spec model (SETUP.1 to END.1), in the order of the spec.
 """
 
 from __future__ import annotations
@@ -11,30 +7,18 @@ from __future__ import annotations
 import fnmatch
 from functools import cache
 
-# Family -> number of clauses, as numbered in the rules notes.
-_CLAUSE_COUNTS: dict[str, int] = {
-    "SETUP": 7,
-    "GAME": 2,
-    "BID": 9,
-    "RAISE": 3,
-    "PLAY": 4,
-    "PROJ": 8,
-    "SCORE": 11,
-    "END": 1,
-}
+from .spec_model import spec_model
 
 
 @cache
-def known_clause_ids() -> frozenset[str]:
-    """Every clause ID of the rules notes.
+def clause_ids() -> tuple[str, ...]:
+    """Every clause ID of the spec, in the spec's order."""
+    return tuple(clause.id for clause in spec_model().clauses)
 
-    Swap point: read `Clause.id` of the spec model here once it can be built.
-    """
-    return frozenset(
-        f"{family}.{number}"
-        for family, count in _CLAUSE_COUNTS.items()
-        for number in range(1, count + 1)
-    )
+
+def known_clause_ids() -> frozenset[str]:
+    """Every clause ID of the spec, as a set."""
+    return frozenset(clause_ids())
 
 
 def clause_family(clause_id: str) -> str:

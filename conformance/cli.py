@@ -17,6 +17,8 @@ COMMAND_MODULES = (
     "baloot.conformance.commands",  # baloot conform [lint | adapter]
     "baloot.conformance.proofs.commands",  # baloot verify | explore
     "baloot.conformance.suite",  # baloot suite
+    "baloot.conformance.mutants.commands",  # baloot conform mutants
+    "baloot.conformance.fuzz.commands",  # baloot fuzz
 )
 
 

@@ -3,6 +3,8 @@ the reference engine as an adapter.
 
     baloot conform --engine "COMMAND" [--profile P] [--only ID|GLOB] ...
     baloot conform lint [--cases DIR]
+    baloot conform coverage [--cases DIR]
+    baloot conform golden [--check]
     baloot conform adapter
 """
 
@@ -85,6 +87,41 @@ def register(subparsers: Any) -> None:
         help="a case pack folder (default: the built-in pack)",
     )
     lint.set_defaults(run=run_lint)
+    cover = sub.add_parser(
+        "coverage",
+        help="the clause-by-case and reading-by-case tables; exit 1 on gaps",
+        description="Which cases cite each clause of the spec and require each variant "
+        "reading. Exits 1 when a clause has fewer than 3 cases or a reading none "
+        "(regression snapshots do not count).",
+    )
+    cover.add_argument(
+        "--cases",
+        metavar="DIR",
+        type=Path,
+        dest="coverage_cases",
+        help="a case pack folder (default: the built-in pack)",
+    )
+    cover.add_argument(
+        "--ids", type=int, default=6, metavar="N", help="case ids shown per row (default 6; 0: all)"
+    )
+    cover.set_defaults(run=run_coverage)
+    golden = sub.add_parser(
+        "golden",
+        help="regenerate the golden playthroughs (regression snapshots) from the reference engine",
+    )
+    golden.add_argument(
+        "--cases",
+        metavar="DIR",
+        type=Path,
+        dest="golden_cases",
+        help="the pack folder to write golden/ into (default: the built-in pack)",
+    )
+    golden.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if a golden file differs from what the engine gives now",
+    )
+    golden.set_defaults(run=run_golden)
     adapter = sub.add_parser(
         "adapter", help="serve the reference engine over the protocol (stdin/stdout)"
     )
@@ -107,6 +144,62 @@ def run_lint(args: argparse.Namespace) -> int:
         return 1
     console.print(f"pack {pack.name} {pack.version}: {count} case(s), no problems")
     return 0
+
+
+def run_coverage(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from .coverage import coverage
+
+    folder = args.coverage_cases or args.cases or default_pack_folder()
+    register_ = load_register()
+    pack, problems = lint_pack(folder, register_)
+    console = Console()
+    if problems:
+        for problem in problems:
+            console.print(f"error {problem}", markup=False, highlight=False)
+        console.print(f"{len(problems)} problem(s): run `baloot conform lint` and fix them first")
+        return 2
+    found = coverage(pack, register_)
+
+    def ids(row_cases: tuple[str, ...]) -> str:
+        shown = row_cases if args.ids <= 0 else row_cases[: args.ids]
+        more = len(row_cases) - len(shown)
+        return ", ".join(shown) + (f", ... (+{more})" if more else "")
+
+    for title, key, rows in (
+        ("clauses by case", "clause", found.clauses),
+        ("variant readings by case", "reading", found.readings),
+    ):
+        table = Table(title=title, title_justify="left")
+        table.add_column(key)
+        table.add_column("cases", justify="right")
+        table.add_column("case ids", overflow="fold")
+        for row in rows:
+            style = "red" if row.gap else None
+            table.add_row(row.key, str(len(row.cases)), ids(row.cases), style=style)
+        console.print(table)
+    clauses_ok = sum(1 for r in found.clauses if not r.gap)
+    readings_ok = sum(1 for r in found.readings if not r.gap)
+    console.print(
+        f"pack {pack.name} {pack.version}: {found.counted} case(s) counted, "
+        f"{found.snapshots} regression snapshot(s) not counted; "
+        f"clauses with >= 3 cases: {clauses_ok}/{len(found.clauses)}; "
+        f"readings with a case: {readings_ok}/{len(found.readings)}"
+    )
+    if found.gaps:
+        console.print(
+            "[red]gaps:[/] " + ", ".join(row.key for row in found.gaps), highlight=False
+        )
+        return 1
+    return 0
+
+
+def run_golden(args: argparse.Namespace) -> int:
+    from .golden import write_golden
+
+    folder = args.golden_cases or args.cases or default_pack_folder()
+    return write_golden(folder, check=args.check, console=Console())
 
 
 def run_adapter(args: argparse.Namespace) -> int:

@@ -2,7 +2,8 @@
 
 Expectations are subsets: a dict in a case names only the fields it checks,
 recursively; lists are compared whole. A few lists are sets by nature and
-are compared without order: legal actions and each team's projects.
+are compared without order: legal actions, each team's projects, the cards
+of a project, and each seat's hand.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import json
 from typing import Any
 
 _MISSING = "<missing>"
-_UNORDERED_KEYS = {"projects"}  # lists of per-team lists whose inner order is free
+_UNORDERED_KEYS = {"projects", "hands"}  # lists of per-team (per-seat) lists, inner order free
+_SET_KEYS = {"cards"}  # flat lists whose order is free (a project's cards)
 
 
 def project_onto(actual: Any, expected: Any) -> Any:
@@ -31,6 +33,8 @@ def _canonical(value: Any, key: str | None = None) -> Any:
         return {k: _canonical(v, k) for k, v in value.items()}
     if isinstance(value, list):
         items = [_canonical(v) for v in value]
+        if key in _SET_KEYS:
+            return sorted(items, key=lambda v: json.dumps(v, sort_keys=True))
         if key in _UNORDERED_KEYS:
             return [
                 sorted(team, key=lambda p: json.dumps(p, sort_keys=True))

@@ -16,11 +16,13 @@ from typing import Any
 
 from .cases import (
     Case,
+    Check,
     Pack,
     Problem,
     Repeat,
     Step,
     case_files,
+    file_label,
     load_case_file,
     load_manifest,
 )
@@ -43,7 +45,7 @@ def lint_pack(folder: Path, register: Register | None = None) -> tuple[Pack, lis
     good: list[Case] = []
     first_seen: dict[str, str] = {}
     for path in files:
-        for raw, case in load_case_file(path, problems):
+        for raw, case in load_case_file(path, problems, file_label(folder, path)):
             found = lint_case(case, raw, register)
             if case.id in first_seen:
                 found.append(
@@ -109,6 +111,11 @@ def lint_case(case: Case, raw: dict[str, Any], register: Register) -> list[Probl
 
 def _lint_steps(steps: list[Step], where: str, problem: Any) -> None:
     for index, step in enumerate(steps):
+        if isinstance(step, Check):
+            for i, action in enumerate(step.expected.get("actions", [])):
+                _lint_action(action, f"{where}[{index}].expect_legal.actions[{i}]", problem)
+            _lint_cards_in(step.expected, f"{where}[{index}].expect_{step.what}", problem)
+            continue
         action = step.action if isinstance(step, Repeat) else step
         _lint_action(action, f"{where}[{index}]", problem)
 

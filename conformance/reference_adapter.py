@@ -12,59 +12,152 @@ engine, to copy.
 The reference API used here:
     new_game(profile, overrides, dealer, deck) -> Game
     game.phase, game.current_player, game.legal_actions(), game.apply(action)
-        (raises IllegalAction with .rule and .clauses; the state is unchanged)
+        (raises IllegalAction with .message, .rule and .clauses; the state is unchanged)
     game.deal(deck), game.observation() -> dict, game.round_result() -> dict | None
+
+The observation and the result are the spec's `Game` and `RoundResult`
+records as JSON values; the functions below the imports turn them into the
+protocol's fields and notation, and are the whole of the translation.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 import sys
 from typing import IO, Any
 
+from baloot.reference_impl import definitions
+from baloot.reference_impl.notation import action_text, card_text
+from baloot.reference_impl.plain import from_plain
+
 from .engine_process import PROTOCOL_VERSION
+from .schemas import REQUEST_TYPES
 from .variants import load_register
 
-# The protocol's state fields, in the order of PROTOCOL.md; the adapter copies
-# the ones the engine's observation has, and takes phase, current player and
-# dealer from the game itself.
-STATE_FIELDS = (
-    "phase",
-    "dealer",
-    "current_player",
-    "face_up",
-    "hands",
-    "bids",
-    "contract",
-    "raises",
+# ---------------------------------------------------------------------------
+# The translation layer: the engine's observation (the spec's `Game` record as
+# JSON values) and round result (`RoundResult`) into the protocol's fields.
+#
+#   engine (plain JSON of the spec's records)      protocol (PROTOCOL.md)
+#   card  {"rank": "10", "suit": "S"}              "10S"          (card_text)
+#   call  {"seat": 0, "action": Action record}     {"seat": 0, "action": "hokum"}
+#                                                                  (action_text)
+#   project {"seat", "kind", "cards": [card...]}   {"seat", "kind", "cards": ["9H", ...]}
+#   play  {"seat", "card": card}                   {"seat", "card": "9H"}
+#   contract {kind, trump, bidder, ashkal,         {kind, trump, bidder, ashkal}
+#             caller, taker}
+#
+# Everything else (seats, teams, per-team pairs, phases, booleans) is already
+# in the protocol's terms and is copied as is. Engine bookkeeping the protocol
+# does not name (stock, session, asking, ...) is left out.
+# ---------------------------------------------------------------------------
+
+Plain = Any  # a JSON value as the engine's `plain` module writes it
+
+
+def card(plain: Plain) -> str:
+    """{"rank": "10", "suit": "S"} -> "10S", through the engine's own notation."""
+    text: str = card_text(
+        definitions.Card(suit=definitions.Suit(plain["suit"]), rank=definitions.Rank(plain["rank"]))
+    )
+    return text
+
+
+def cards(plain: Plain) -> list[str]:
+    return [card(c) for c in plain]
+
+
+def action(plain: Plain) -> str:
+    """An `Action` record as JSON values -> its text ("declare sira 9H 8H 7H")."""
+    text: str = action_text(from_plain(definitions.Action, plain))
+    return text
+
+
+def call(plain: Plain) -> dict[str, Any]:
+    return {"seat": plain["seat"], "action": action(plain["action"])}
+
+
+def project(plain: Plain) -> dict[str, Any]:
+    return {"seat": plain["seat"], "kind": plain["kind"], "cards": cards(plain["cards"])}
+
+
+def contract(plain: Plain) -> dict[str, Any] | None:
+    if plain is None:
+        return None
+    # `bidder` is the seat scored as the bidder (under A14 partner_is_bidder the
+    # partner); the engine's `caller` and `taker` are its own bookkeeping.
+    return {k: plain[k] for k in ("kind", "trump", "bidder", "ashkal")}
+
+
+def state_fields(observation: dict[str, Plain]) -> dict[str, Any]:
+    """The protocol's `state` object from the engine's observation."""
+    o = observation
+    face_up = o.get("face_up")
+    return {
+        "phase": o["phase"],
+        "dealer": o["dealer"],
+        "current_player": o["current_player"],
+        "face_up": card(face_up) if face_up is not None else None,
+        "hands": [cards(hand) for hand in o["hands"]],
+        "bids": [call(c) for c in o.get("bids", [])],
+        "contract": contract(o["contract"]),
+        "raises": [call(c) for c in o["raises"]],
+        "multiplier": o["multiplier"],
+        "locked": o.get("locked", False),
+        "declarations": [project(p) for p in o.get("declarations", [])],
+        "trick": [{"seat": p["seat"], "card": card(p["card"])} for p in o["trick"]],
+        "trick_winners": list(o["trick_winners"]),
+        "totals": list(o["totals"]),
+    }
+
+
+# The result fields the protocol names that are plain numbers, pairs or flags.
+_RESULT_COPIED = (
     "multiplier",
-    "locked",
-    "declarations",
-    "trick",
-    "trick_winners",
+    "card_bunts",
+    "last_trick_bunts",
+    "points",
+    "success",
+    "kaboot",
+    "added",
     "totals",
+    "game_over",
+    "winner",
 )
+
+
+def result_fields(result: dict[str, Plain] | None) -> dict[str, Any] | None:
+    """The protocol's `result` object from the engine's `RoundResult` (None before any)."""
+    if result is None:
+        return None
+    out: dict[str, Any] = {"contract": contract(result["contract"])}
+    out.update({k: result[k] for k in _RESULT_COPIED})
+    out["projects"] = [[project(p) for p in team] for team in result["projects"]]
+    return out
 
 
 class Adapter:
     """One protocol session around an engine API module (or any object with its functions)."""
 
-    def __init__(self, api: Any) -> None:
+    def __init__(self, api: Any, readings: dict[str, list[str]] | None = None) -> None:
         self.api = api
         self.game: Any = None
+        # Every reading the engine implements, by variant (the hello reply).
+        self.readings = readings or {
+            name: list(v.readings) for name, v in load_register().variants.items()
+        }
+        self.last_type: str | None = None
 
     # --- one method per request type; each returns the reply's fields -------
 
     def hello(self, request: dict[str, Any]) -> dict[str, Any]:
-        register = load_register()
         return {
             "protocol": PROTOCOL_VERSION,
             "name": "baloot-reference",
             "version": str(getattr(self.api, "__version__", "0")),
             "profile": "literal",
             # The reference engine is generated from the spec: every reading of every variant.
-            "readings": {name: list(v.readings) for name, v in register.variants.items()},
+            "readings": self.readings,
         }
 
     def start(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -75,10 +168,7 @@ class Adapter:
             "dealer": setup["dealer"],
             "deck": setup["deck"],
         }
-        if "totals" in setup:
-            # Running totals are passed on only if the engine's new_game takes them.
-            if "totals" not in inspect.signature(self.api.new_game).parameters:
-                raise ValueError("this engine cannot start from running totals")
+        if setup.get("totals") is not None:
             kwargs["totals"] = setup["totals"]
         self.game = self.api.new_game(**kwargs)
         return {}
@@ -95,11 +185,12 @@ class Adapter:
         try:
             self._game().apply(request["action"])
         except self.api.IllegalAction as refusal:
-            # A refusal is an answer, not an error: the runner checks it.
+            # A refusal is an answer, not an error: the runner checks it. The
+            # engine's IllegalAction names the rule and the clauses it cites.
             return {
                 "ok": False,
                 "refused": {
-                    "reason": str(refusal),
+                    "reason": str(getattr(refusal, "message", None) or refusal),
                     "rule": str(getattr(refusal, "rule", "")),
                     "clauses": [str(c) for c in getattr(refusal, "clauses", ())],
                 },
@@ -108,14 +199,15 @@ class Adapter:
 
     def state(self, request: dict[str, Any]) -> dict[str, Any]:
         game = self._game()
-        observation = dict(game.observation())
-        state = {k: observation[k] for k in STATE_FIELDS if k in observation}
-        state["phase"] = game.phase
-        state["current_player"] = game.current_player
-        return {"state": state}
+        observation = {
+            **game.observation(),
+            "phase": game.phase,
+            "current_player": game.current_player,
+        }
+        return {"state": state_fields(observation)}
 
     def result(self, request: dict[str, Any]) -> dict[str, Any]:
-        return {"result": self._game().round_result()}
+        return {"result": result_fields(self._game().round_result())}
 
     def bye(self, request: dict[str, Any]) -> dict[str, Any]:
         return {}
@@ -131,7 +223,10 @@ class Adapter:
         try:
             request = json.loads(line)
             seq = request["seq"]
-            handler = getattr(self, f"{request['type']}")
+            self.last_type = request["type"]
+            if self.last_type not in REQUEST_TYPES:
+                raise KeyError(f"unknown request type {self.last_type!r}")
+            handler = getattr(self, self.last_type)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             return {"seq": _seq_of(line), "ok": False, "error": f"cannot read request: {exc!r}"}
         try:
@@ -149,15 +244,17 @@ def _seq_of(line: str) -> int | None:
     return seq if isinstance(seq, int) else None
 
 
-def serve(api: Any, stdin: IO[str], stdout: IO[str]) -> int:
-    adapter = Adapter(api)
+def serve(
+    api: Any, stdin: IO[str], stdout: IO[str], readings: dict[str, list[str]] | None = None
+) -> int:
+    adapter = Adapter(api, readings)
     for line in stdin:
         if not line.strip():
             continue
         reply = adapter.handle(line)
         stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
         stdout.flush()  # one reply per request, at once: the runner is waiting
-        if reply.get("ok") and json.loads(line).get("type") == "bye":
+        if reply.get("ok") and adapter.last_type == "bye":
             break
     return 0
 
@@ -175,7 +272,9 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    return serve(api, sys.stdin, sys.stdout)
+    from baloot.reference_impl.readings import VARIANTS
+
+    return serve(api, sys.stdin, sys.stdout, {name: list(r) for name, r in VARIANTS.items()})
 
 
 if __name__ == "__main__":

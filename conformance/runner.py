@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cases import Case, Pack, Repeat, Step
+from .cases import Case, Check, Pack, Repeat, Step
 from .compare import project_onto, render_diff, subset_matches
 from .engine_process import EngineError, EngineProcess
 from .variants import Register
@@ -253,6 +253,9 @@ class Runner:
 
     def _play(self, steps: list[Step], where: str) -> None:
         for index, step in enumerate(steps):
+            if isinstance(step, Check):
+                self._check_step(step, f"{where}[{index}]")
+                continue
             if isinstance(step, Repeat):
                 for _ in range(step.max):
                     if self._state()["phase"] != step.while_phase:
@@ -287,7 +290,19 @@ class Runner:
 
     # ------------------------------------------------------- expectations --
 
-    def _check_legal(self, expect: dict[str, Any]) -> None:
+    def _check_step(self, check: Check, where: str) -> None:
+        if check.what == "legal":
+            self._check_legal(check.expected, f"{where}: ")
+        elif check.what == "result":
+            self._check_result(check.expected, where)
+        else:
+            state = self._state()
+            if not subset_matches(state, check.expected):
+                raise CaseFailed(
+                    f"{where}: state differs", check.expected, project_onto(state, check.expected)
+                )
+
+    def _check_legal(self, expect: dict[str, Any], where: str = "") -> None:
         legal = self._legal()
         wanted: dict[str, Any] = {"actions": sorted(expect["actions"])}
         if "player" in expect:
@@ -303,7 +318,7 @@ class Runner:
                 parts.append("unexpected " + ", ".join(extra))
             if got.get("player") != wanted.get("player"):
                 parts.append(f"player {got.get('player')} instead of {wanted.get('player')}")
-            raise CaseFailed("legal actions differ: " + "; ".join(parts), wanted, got)
+            raise CaseFailed(f"{where}legal actions differ: " + "; ".join(parts), wanted, got)
 
     def _check_illegal(self, expect: dict[str, Any]) -> None:
         before = (self._state(), self._legal())

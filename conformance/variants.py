@@ -1,25 +1,19 @@
 """The variant register, as the conformance tooling needs it: variant names,
 their readings, and the profiles (a reading for every variant).
 
-Read from the `.baloot` files of the spec package (`spec/variants.baloot`) by
-a small line reader: the `variant`, `reading` and `profile` lines only.
-Swap point: build `Register` from the spec model (`Variant`, `Profile`) once
-the parser is in; nothing else in the conformance tooling reads spec text.
+Built from the spec model (`Variant` and `Profile` declarations of
+`spec/variants.baloot`, through `baloot.grammar.parser.load_spec`, cached).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
-_VARIANT_RE = re.compile(r"^variant\s+(A\d+)\s+(\w+)")
-_READING_RE = re.compile(r"^\s*reading\s+(\w+)")
-_DEFAULT_RE = re.compile(r"^\s*default\s+(\w+)")
-_PROFILE_RE = re.compile(r"^profile\s+(\w+)")
-_PICK_RE = re.compile(r"^\s*(\w+)\s*=\s*(\w+)")
+from baloot.grammar.model import Spec
+
+from .spec_model import spec_model
 
 
 @dataclass
@@ -28,11 +22,12 @@ class VariantInfo:
     name: str
     readings: list[str] = field(default_factory=list)
     default: str | None = None
+    clauses: list[str] = field(default_factory=list)  # the clauses the variant concerns
 
 
 @dataclass
 class Register:
-    variants: dict[str, VariantInfo]  # by name
+    variants: dict[str, VariantInfo]  # by name, in the spec's order
     profiles: dict[str, dict[str, str]]  # profile -> variant name -> reading
 
     def variant(self, key: str) -> VariantInfo | None:
@@ -48,47 +43,23 @@ class Register:
         return dict(self.profiles[profile])
 
 
-def parse_register(texts: list[str]) -> Register:
-    variants: dict[str, VariantInfo] = {}
-    profiles: dict[str, dict[str, str]] = {}
-    current_variant: VariantInfo | None = None
-    current_profile: dict[str, str] | None = None
-    for text in texts:
-        for line in text.splitlines():
-            line = line.split("#", 1)[0].rstrip()
-            if m := _VARIANT_RE.match(line):
-                current_variant = VariantInfo(m.group(1), m.group(2))
-                variants[current_variant.name] = current_variant
-                current_profile = None
-            elif m := _PROFILE_RE.match(line):
-                current_profile = profiles.setdefault(m.group(1), {})
-                current_variant = None
-            elif current_variant is not None and (m := _READING_RE.match(line)):
-                current_variant.readings.append(m.group(1))
-            elif current_variant is not None and (m := _DEFAULT_RE.match(line)):
-                current_variant.default = m.group(1)
-            elif current_profile is not None and (m := _PICK_RE.match(line)):
-                current_profile[m.group(1)] = m.group(2)
-            elif line.startswith("}"):
-                current_variant = None
-                current_profile = None
+def register_from_spec(spec: Spec) -> Register:
+    variants = {
+        v.name: VariantInfo(
+            v.id, v.name, list(v.reading_names), v.default, [c.clause for c in v.cites]
+        )
+        for v in spec.variants
+    }
+    profiles = {p.name: p.readings() for p in spec.profiles}
     return Register(variants, profiles)
-
-
-def _spec_texts() -> list[str]:
-    folder = resources.files("baloot.spec")
-    return [
-        entry.read_text(encoding="utf-8")
-        for entry in sorted(folder.iterdir(), key=lambda e: e.name)
-        if entry.name.endswith(".baloot")
-    ]
 
 
 @cache
 def load_register() -> Register:
     """The register of the installed spec package."""
-    return parse_register(_spec_texts())
+    return register_from_spec(spec_model())
 
 
 def register_from_folder(folder: Path) -> Register:
-    return parse_register([p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.baloot"))])
+    """The register of the spec in another folder."""
+    return register_from_spec(spec_model(folder))

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from baloot.conformance.cli import main as cli_main
 from baloot.conformance.notation import ALL_CARDS
 

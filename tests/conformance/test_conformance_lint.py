@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from baloot.conformance.cases import default_pack_folder
 from baloot.conformance.cli import main
 from baloot.conformance.lint import lint_pack

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from baloot.conformance.cli import main
 from baloot.conformance.deal_layout import deck_for_hands, first_hands, full_hands
 from baloot.conformance.notation import ALL_CARDS, NotationError, parse_action

@@ -8,6 +8,7 @@ from importlib import resources
 from typing import Any
 
 import pytest
+
 from baloot.conformance.notation import ALL_CARDS
 from baloot.conformance.schemas import reply_errors, request_errors, schema_errors, schema_names
 
