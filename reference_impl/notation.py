@@ -85,7 +85,8 @@ def parse_action(text: str) -> Action:
             _PARSED[text] = tuple(getattr(record, name) for name in _ACTION_FIELDS)
         return record
     # a fresh record, with fresh lists, as reading the text again would give
-    return Action(*[list(v) if v.__class__ is list else v for v in fields])
+    values: list[Any] = [list(v) if v.__class__ is list else v for v in fields]
+    return Action(*values)
 
 
 # Texts already read, as their field values (speed: the same few texts come back all game).

@@ -1,0 +1,278 @@
+"""Random complete rounds per second: the reference Baloot engine beside jass-kit's Schieber.
+
+    python benchmarks/engine_rounds.py [--seconds 2] [--repeats 3] [--profile literal]
+                                       [--cprofile]
+
+Both engines play rounds with random legal actions, in the same run and
+interleaved (ours, jass-kit, ours, jass-kit, ...), so a busy machine slows
+both alike; each figure is the best of the repeats.
+
+The reference engine (a round: the deal, the bidding in one or two sessions,
+the raises, the projects of the first trick, the 32 cards, the scoring):
+
+- `records`: `legal_action_records()` and `apply(record)`, no text at all;
+- `text`:    `legal_actions()` and `apply(text)`, the conformance protocol's way;
+
+a hand with no bid is dealt again and counts toward the round that follows;
+when a game ends a new one starts (its setup counts too).
+
+jass-kit 2 (pure Python on numpy; a Schieber round: the trump choice, which
+the forehand may push to the partner, then 36 cards scored trick by trick):
+
+- `lean`:  `GameSim` driven directly, `RuleSchieber.get_valid_cards_from_state`
+           for the legal cards, a random choice among them;
+- `arena`: jass-kit's own loop, `Arena.play_game` with four
+           `AgentRandomSchieber` (observations, validity checks).
+
+The ratio is ours (`records`) over jass-kit's faster loop (`lean`).
+
+Then rounds per second over sessions of 1, 10 and 100 rounds on one `Game`
+(records API): a session starts a new game and deals round after round; a
+Baloot game ends at 152 points, after about 8 random rounds, so a session
+that outlasts its game goes on in a new game (`new_game`, its cost counted).
+Also the mean time of a round by its place in its game (1st, 2nd to 5th,
+6th and later), from the 100-round sessions: flat figures mean a round costs
+the same however long the game has run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from baloot.reference_impl import Game, new_game
+from baloot.reference_impl.readings import PROFILES
+
+DECK = [f"{rank}{suit}" for suit in "SHDC" for rank in ["7", "8", "9", "10", "J", "Q", "K", "A"]]
+ACTING = ("bidding", "raising", "playing")
+
+
+@dataclass
+class Tally:
+    rounds: int = 0
+    actions: int = 0
+    seconds: float = 0.0
+    by_place: dict[str, list[float]] = field(default_factory=dict)
+
+    @property
+    def rate(self) -> float:
+        return self.rounds / self.seconds if self.seconds else 0.0
+
+
+# -- the reference engine ------------------------------------------------------------------
+
+
+def deck(rng: random.Random) -> list[str]:
+    cards = list(DECK)
+    rng.shuffle(cards)
+    return cards
+
+
+def play_round(game: Game, rng: random.Random, as_text: bool) -> int:
+    """Play the dealt round to its end (dealing again after a hand with no bid); the actions."""
+    actions = 0
+    while True:
+        phase = game.phase
+        if phase in ACTING:
+            if as_text:
+                game.apply(rng.choice(game.legal_actions()))
+            else:
+                game.apply(rng.choice(game.legal_action_records()))
+            actions += 1
+        elif phase == "deal":  # everyone passed twice: the same round is dealt again
+            game.deal(deck(rng))
+        else:
+            return actions
+
+
+def ours(seconds: float, rng: random.Random, profile: str, as_text: bool) -> Tally:
+    tally = Tally()
+    start = time.perf_counter()
+    game = new_game(profile, dealer=rng.randrange(4), deck=deck(rng))
+    while time.perf_counter() - start < seconds:
+        if game.phase == "game_over":
+            game = new_game(profile, dealer=rng.randrange(4), deck=deck(rng))
+        elif game.phase == "round_over":
+            game.deal(deck(rng))
+        tally.actions += play_round(game, rng, as_text)
+        tally.rounds += 1
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def sessions(session_rounds: int, seconds: float, rng: random.Random, profile: str) -> Tally:
+    """Sessions of a fixed number of rounds on one Game, a new game whenever one ends."""
+    tally = Tally()
+    places: dict[str, list[float]] = {"1st": [], "2nd-5th": [], "6th+": []}
+    spent = 0.0
+    while spent < seconds or tally.rounds < session_rounds:
+        begin = time.perf_counter()
+        game = new_game(profile, dealer=rng.randrange(4), deck=deck(rng))
+        place = 1
+        for _ in range(session_rounds):
+            if game.phase == "game_over":
+                game = new_game(profile, dealer=rng.randrange(4), deck=deck(rng))
+                place = 1
+            elif game.phase == "round_over":
+                game.deal(deck(rng))
+            round_start = time.perf_counter()
+            tally.actions += play_round(game, rng, as_text=False)
+            took = time.perf_counter() - round_start
+            places["1st" if place == 1 else "2nd-5th" if place <= 5 else "6th+"].append(took)
+            place += 1
+            tally.rounds += 1
+        spent += time.perf_counter() - begin
+    tally.seconds = spent
+    tally.by_place = places
+    return tally
+
+
+# -- jass-kit --------------------------------------------------------------------------------
+
+
+def jass_lean(seconds: float, rng: random.Random) -> Tally:
+    import numpy as np
+    from jass.game.const import MAX_TRUMP, PUSH
+    from jass.game.game_sim import GameSim
+    from jass.game.game_util import deal_random_hand
+    from jass.game.rule_schieber import RuleSchieber
+
+    np.random.seed(rng.randrange(2**32))
+    rule = RuleSchieber()
+    sim = GameSim(rule=rule)
+    tally = Tally()
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        sim.init_from_cards(hands=deal_random_hand(), dealer=rng.randrange(4))
+        trump = rng.choice([PUSH, *range(MAX_TRUMP + 1)])
+        sim.action_trump(trump)
+        tally.actions += 1
+        if trump == PUSH:
+            sim.action_trump(rng.randrange(MAX_TRUMP + 1))
+            tally.actions += 1
+        while not sim.is_done():
+            valid = np.flatnonzero(rule.get_valid_cards_from_state(sim.state))
+            sim.action_play_card(int(valid[rng.randrange(len(valid))]))
+            tally.actions += 1
+        tally.rounds += 1
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def jass_arena(seconds: float, rng: random.Random) -> Tally:
+    import numpy as np
+    from jass.agents.agent_random_schieber import AgentRandomSchieber
+    from jass.arena.arena import Arena
+
+    np.random.seed(rng.randrange(2**32))
+    chunk = 50
+    tally = Tally()
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        arena = Arena(nr_games_to_play=chunk, print_every_x_games=10**9)
+        arena.set_players(*[AgentRandomSchieber() for _ in range(4)])
+        for i in range(chunk):
+            arena.play_game(dealer=i % 4)
+        tally.rounds += chunk
+        tally.actions += chunk * 37  # 36 cards and at least one trump action
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+
+def best(runs: list[Tally]) -> Tally:
+    return max(runs, key=lambda t: t.rate)
+
+
+def line(name: str, runs: list[Tally]) -> str:
+    top = best(runs)
+    rates = [t.rate for t in runs]
+    per_action = top.actions / top.seconds if top.seconds else 0.0
+    return (f"| {name:<28} | {top.rate:>9.0f} | {statistics.median(rates):>9.0f} | "
+            f"{top.actions / max(top.rounds, 1):>8.1f} | {per_action:>10.0f} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="per engine and repeat")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--profile", default="literal", choices=sorted(PROFILES))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-jass", action="store_true", help="skip jass-kit")
+    parser.add_argument("--cprofile", action="store_true",
+                        help="then profile the reference engine and print where the time goes")
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+
+    try:
+        import jass.game.game_sim  # noqa: F401
+        have_jass = not args.no_jass
+    except ImportError:
+        have_jass = False
+        print("jass-kit is not installed: pip install -e '.[bench]' (or pip install jass-kit)\n")
+
+    results: dict[str, list[Tally]] = {}
+    runners: list[tuple[str, Callable[[], Tally]]] = [
+        ("baloot reference, records", lambda: ours(args.seconds, rng, args.profile, False)),
+        ("baloot reference, text", lambda: ours(args.seconds, rng, args.profile, True)),
+    ]
+    if have_jass:
+        runners += [("jass-kit Schieber, lean", lambda: jass_lean(args.seconds, rng)),
+                    ("jass-kit Schieber, arena", lambda: jass_arena(args.seconds, rng))]
+    for _ in range(args.repeats):
+        for name, run in runners:
+            results.setdefault(name, []).append(run())
+
+    print(f"Random complete rounds, best and median of {args.repeats} runs of "
+          f"{args.seconds:g} s each (Python {sys.version.split()[0]}, profile {args.profile})\n")
+    print("| engine                       |  rounds/s |    median | act/round |  actions/s |")
+    print("|------------------------------|-----------|-----------|-----------|------------|")
+    for name in results:
+        print(line(name, results[name]))
+    if have_jass:
+        ours_rate = best(results["baloot reference, records"]).rate
+        text_rate = best(results["baloot reference, text"]).rate
+        lean = best(results["jass-kit Schieber, lean"]).rate
+        arena = best(results["jass-kit Schieber, arena"]).rate
+        print(f"\nratio ours/jass-kit: records/lean {ours_rate / lean:.2f}x, "
+              f"text/lean {text_rate / lean:.2f}x, records/arena {ours_rate / arena:.2f}x "
+              "(target: 3x)")
+
+    print("\nRounds per second over sessions of N rounds on one Game (records; a new game "
+          "starts whenever one ends, its setup counted)\n")
+    print("| rounds a session |  rounds/s | ms/round |")
+    print("|------------------|-----------|----------|")
+    long_run: Tally | None = None
+    for n in (1, 10, 100):
+        runs = [sessions(n, args.seconds, rng, args.profile) for _ in range(args.repeats)]
+        top = best(runs)
+        print(f"| {n:>16} | {top.rate:>9.0f} | {1000 / top.rate:>8.2f} |")
+        if n == 100:
+            long_run = top
+    if long_run is not None:
+        print("\nMean time of a round by its place in its game (100-round sessions)\n")
+        print("| place in game | rounds |  ms/round |")
+        print("|---------------|--------|-----------|")
+        for place, times in long_run.by_place.items():
+            if times:
+                print(f"| {place:<13} | {len(times):>6} | {1000 * statistics.mean(times):>9.2f} |")
+
+    if args.cprofile:
+        profiler = cProfile.Profile()
+        profiler.runcall(ours, args.seconds, rng, args.profile, False)
+        print("\nWhere the reference engine's time goes (records API, cProfile, by own time)\n")
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
