@@ -29,6 +29,8 @@ class ToyEngine:
     def __init__(
         self, profile: str, overrides: dict[str, str], dealer: int, deck: list[str]
     ) -> None:
+        self.profile = profile
+        self.overrides = overrides
         self.dealer = dealer
         self.deck = deck
         self.player = (dealer + 1) % 4  # the dealer's right bids first
@@ -86,7 +88,12 @@ class Session:
         return {}
 
     def deal(self, request: dict[str, Any]) -> dict[str, Any]:
-        raise ValueError("the toy engine plays one round only")  # >>> PLUG IN
+        # >>> PLUG IN: deal your game's next round from the pinned deck. Your rules say
+        # who deals it (after a redeal, variant A20); the toy just moves the deal on.
+        old = self._engine()
+        self.engine = ToyEngine(old.profile, old.overrides, (old.dealer + 1) % 4,
+                                request["deck"])
+        return {}
 
     def legal(self, request: dict[str, Any]) -> dict[str, Any]:
         engine = self._engine()

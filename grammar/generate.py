@@ -90,16 +90,13 @@ def definitions_module(spec: m.Spec) -> str:
             out += [""]
             out += [f"    {member_name(mem.name)} = {py_str(mem.notation or mem.name)}"
                     for mem in e.members]
-            out += [""]
+            out += ["", "    # each member is one object: hashing by identity is exact, and fast",
+                    "    __hash__ = object.__hash__", ""]
+            out += ["", f"{members_name(e.name)}: tuple[{e.name}, ...] = tuple({e.name})", ""]
             if e.name in {mc.name for mc in spec.machines}:
                 out += _transitions(spec, spec.machine(e.name))
         for r in (x for x in spec.records if x.pos.file == file):
-            emitter = Emitter(Context(spec, lambda n: n, lambda n: False))
-            out += ["", "@dataclass(frozen=True, slots=True)", f"class {r.name}:"]
-            out += docstring(r.doc, r.cites, spec, "    ")
-            out += [""]
-            out += [f"    {f.name}: {emitter.type_text(f.type)}" for f in r.fields]
-            out += [""]
+            out += _record(spec, r)
         for o in (x for x in spec.orders if x.pos.file == file):
             out += ["", f"{constant_name(o.name)}: dict[{o.over}, int] = {{"]
             out += [f"    {line}" for line in _comment(o.doc, o.cites, spec)]
@@ -120,6 +117,47 @@ def definitions_module(spec: m.Spec) -> str:
             out += ["", *_comment(c.doc, c.cites, spec)]
             out += [f"{constant_name(c.name)} = {c.value}", ""]
     return _finish(out)
+
+
+def members_name(enum: str) -> str:
+    """The module constant holding an enum's members in order: `SUIT_MEMBERS`."""
+    return f"{constant_name(enum)}_MEMBERS"
+
+
+def is_value_record(spec: m.Spec, record: m.Record) -> bool:
+    """A record made of enum members only (a card): finitely many values."""
+    enums = {e.name for e in spec.enums}
+    return all(isinstance(f.type, m.PlainType) and f.type.name in enums for f in record.fields)
+
+
+def _record(spec: m.Spec, r: m.Record) -> list[str]:
+    """A frozen dataclass; a value record (all enum fields) is interned: one object per
+    value, so equality is identity and a card in a hand is found by `is`."""
+    emitter = Emitter(Context(spec, lambda n: n, lambda n: False))
+    fields = [(f.name, emitter.type_text(f.type)) for f in r.fields]
+    if not is_value_record(spec, r):  # no slots: `replace` copies the field dict at once
+        out = ["", "@dataclass(frozen=True)", f"class {r.name}:"]
+        out += docstring(r.doc, r.cites, spec, "    ")
+        return [*out, "", *(f"    {name}: {kind}" for name, kind in fields), ""]
+    table = f"_{constant_name(r.name)}_VALUES"
+    key = ", ".join(name for name, _ in fields) + ("," if len(fields) == 1 else "")
+    out = ["", f"{table}: dict[tuple[{', '.join(k for _, k in fields)}], {r.name}] = {{}}", "",
+           "", "@dataclass(frozen=True, slots=True, eq=False, init=False)", f"class {r.name}:"]
+    out += docstring(r.doc, r.cites, spec, "    ")
+    out += ["", *(f"    {name}: {kind}" for name, kind in fields), ""]
+    params = ", ".join(f"{name}: {kind}" for name, kind in fields)
+    out += [f"    def __new__(cls, {params}) -> {r.name}:",
+            f'        """One object per value (kept in {table}): equal values are identical."""',
+            f"        value = {table}.get(({key}))",
+            "        if value is None:",
+            "            value = object.__new__(cls)"]
+    out += [f'            object.__setattr__(value, "{name}", {name})' for name, _ in fields]
+    out += [f"            {table}[({key})] = value",
+            "        return value", "",
+            "    def __reduce__(self) -> tuple[type, tuple[object, ...]]:",
+            f"        return ({r.name}, ({', '.join('self.' + n for n, _ in fields)}"
+            f"{',' if len(fields) == 1 else ''}))", ""]
+    return out
 
 
 def _transitions(spec: m.Spec, machine: m.Machine) -> list[str]:
@@ -152,12 +190,31 @@ def readings_module(spec: m.Spec) -> str:
     register: tuple[m.Variant | m.Profile, ...] = (*spec.variants, *spec.profiles)
     files = list(dict.fromkeys(d.pos.file for d in register))
     out = [header(files, "The variants of the spec, their readings, and the profiles."),
-           "from dataclasses import dataclass", "", "",
-           "@dataclass(frozen=True, slots=True)", "class Readings:",
+           "from dataclasses import dataclass, fields", "", "",
+           "_READINGS_VALUES: dict[tuple[str, ...], Readings] = {}", "", "",
+           "@dataclass(frozen=True, slots=True, eq=False, init=False)", "class Readings:",
            '    """The reading in force for every variant: what a rule consults at each'
-           ' `choose`."""', ""]
+           ' `choose`.', "",
+           "    One object per choice of readings, so equal readings are identical and hash",
+           "    fast (rules whose results are kept are keyed on them).", '    """', ""]
     for v in spec.variants:
         out.append(f"    {v.name}: str  # {v.id}: {' | '.join(v.reading_names)}")
+    out += ["", "    def __new__(cls, **readings: str) -> Readings:",
+            "        key = tuple(readings[f.name] for f in fields(cls))",
+            "        value = _READINGS_VALUES.get(key)",
+            "        if value is None:",
+            "            value = object.__new__(cls)",
+            "            for f in fields(cls):",
+            "                object.__setattr__(value, f.name, readings[f.name])",
+            "            _READINGS_VALUES[key] = value",
+            "        return value", "",
+            "    def __reduce__(self) -> tuple[object, tuple[object, ...]]:",
+            "        return (readings_of, (tuple(getattr(self, f.name) for f in fields(self)),))",
+            "", "",
+            "def readings_of(values: tuple[str, ...]) -> Readings:",
+            '    """The readings from their values in field order (for copying and pickling)."""',
+            "    return Readings(**{f.name: v for f, v in zip(fields(Readings), values, strict=True)})",
+            ]
     out += ["", "", "VARIANTS: dict[str, tuple[str, ...]] = {",
             "    # each variant's readings, the default first"]
     for v in spec.variants:
@@ -224,6 +281,8 @@ def rule_module(spec: m.Spec, file: str, modules: RuleModules) -> str:
         if modules.needs_readings(rule.name):
             params.insert(0, "readings: Readings")
         body += ["", ""]
+        if is_kept(spec, rule):
+            body.append("@cache  # pure, of hashable arguments: each result is computed once")
         body += _signature(rule.name, params, emitter.type_text(rule.returns))
         body += docstring(rule.doc, rule.cites, spec, "    ")
         body += emitter.block(rule.body, "    ", {p.name for p in rule.params})
@@ -233,19 +292,17 @@ def rule_module(spec: m.Spec, file: str, modules: RuleModules) -> str:
                           if mod != this and re.search(rf"(?<![.\w]){mod}\.\w", code))
     definitions = _definition_names(spec)
     used_defs = sorted((n for n in definitions if re.search(rf"(?<![.\w]){n}\b", code)),
-                       key=lambda n: (0 if n.isupper() else 1, n))
+                       key=lambda n: (0 if n.isupper() else 1, n.lower()))
     imports: list[str] = []
-    if "replace(" in code:
-        imports.append("from dataclasses import replace")
-    if imports:
-        imports.append("")
+    if "@cache" in code:
+        imports += ["from functools import cache", ""]
     if used_modules:
         imports.append(f"from . import {', '.join(used_modules)}")
     if used_defs:
         imports += _import_line(".definitions", used_defs)
     if "Readings" in code:
         imports.append("from .readings import Readings")
-    runtime = [n for n in ("IllegalAction", "index_of", "remove")
+    runtime = [n for n in ("IllegalAction", "index_of", "remove", "replace")
                if re.search(rf"(?<![.\w]){n}\b", code)]
     if runtime:
         imports.append(f"from .runtime_support import {', '.join(runtime)}")
@@ -261,6 +318,29 @@ OPTIONAL_VALUES_NOTE = [
     "# tests stand in for these type checks.",
     '# mypy: disable-error-code="union-attr, arg-type, list-item, return-value, index, misc"',
 ]
+
+
+def hashable_type(spec: m.Spec, t: m.Type) -> bool:
+    """Values of the type can be keys: numbers, truth values, texts, enum members and
+    value records (interned), or none of these."""
+    if isinstance(t, m.OptionalType):
+        return hashable_type(spec, t.inner)
+    if isinstance(t, m.ListType):
+        return False
+    if t.name in m.BUILTIN_TYPES or t.name in {e.name for e in spec.enums}:
+        return True
+    return any(r.name == t.name and is_value_record(spec, r) for r in spec.records)
+
+
+def is_kept(spec: m.Spec, rule: m.Rule) -> bool:
+    """Whether the generated function keeps its results: every argument hashable, and
+    the body does real work (a comprehension or a call of another rule)."""
+    if not all(hashable_type(spec, p.type) for p in rule.params):
+        return False
+    rules = {r.name for r in spec.rules}
+    return any(isinstance(n, m.Comprehension)
+               or (isinstance(n, m.Call) and isinstance(n.func, m.Name) and n.func.name in rules)
+               for n in walk_body(rule.body))
 
 
 def _signature(name: str, params: list[str], returns: str) -> list[str]:
@@ -279,8 +359,8 @@ def _import_line(module: str, names: list[str]) -> list[str]:
 
 def _definition_names(spec: m.Spec) -> list[str]:
     valued: tuple[m.Order | m.Table | m.Const, ...] = (*spec.orders, *spec.tables, *spec.consts)
-    return [*(e.name for e in spec.enums), *(r.name for r in spec.records),
-            *(constant_name(d.name) for d in valued)]
+    return [*(e.name for e in spec.enums), *(members_name(e.name) for e in spec.enums),
+            *(r.name for r in spec.records), *(constant_name(d.name) for d in valued)]
 
 
 def _finish(lines: list[str]) -> str:

@@ -209,8 +209,8 @@ class Emitter:
         kind = self.kinds.get(name, "")
         if kind.startswith("member:"):
             return f"{kind.split(':', 1)[1]}.{member_name(name)}"
-        if kind == "enum":
-            return f"list({name})"
+        if kind == "enum":  # the members in order, a tuple made once
+            return f"{constant_name(name)}_MEMBERS"
         if kind == "constant":
             return constant_name(name)
         return name

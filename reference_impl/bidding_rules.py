@@ -9,12 +9,23 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import cache
 
 from . import cards_rules, deal_rules, game_rules, play_rules, raises_rules
-from .definitions import Action, ActionKind, BidStage, Call, Contract, Game, Mode, Phase, Suit
+from .definitions import (
+    SUIT_MEMBERS,
+    Action,
+    ActionKind,
+    BidStage,
+    Call,
+    Contract,
+    Game,
+    Mode,
+    Phase,
+    Suit,
+)
 from .readings import Readings
-from .runtime_support import IllegalAction
+from .runtime_support import IllegalAction, replace
 
 
 def tail(asking: list[int]) -> list[int]:
@@ -105,7 +116,7 @@ def bidding_actions(readings: Readings, game: Game) -> list[Action]:
                 game_rules.action_of(ActionKind.BID_HOKUM),
                 game_rules.action_of(ActionKind.BID_SUN),
             ]
-        return [game_rules.hokum_action(s) for s in list(Suit) if s != game.face_up.suit] + [
+        return [game_rules.hokum_action(s) for s in SUIT_MEMBERS if s != game.face_up.suit] + [
             game_rules.action_of(ActionKind.BID_SUN)
         ]
     if may_overcall_sun(readings, game, seat):
@@ -329,6 +340,7 @@ def settle_sun(readings: Readings, game: Game) -> Game:
     )
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def make_contract(
     readings: Readings,
     kind: Mode,

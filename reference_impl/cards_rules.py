@@ -9,25 +9,29 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from .definitions import (
     PLAIN_RANK_ORDER,
     PLAYER_COUNT,
+    RANK_MEMBERS,
+    SUIT_MEMBERS,
     SUN_CARD_VALUE,
     TRUMP_CARD_VALUE,
     TRUMP_RANK_ORDER,
     Card,
-    Rank,
     Suit,
 )
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def full_deck() -> list[Card]:
     """The 32 cards, once each, in the spec's canonical order: suit by suit (S H D C), 7 up to A.
 
     SETUP.2: The deck is a standard 52-card deck with the 2s, 3s, 4s, 5s and 6s taken out,
         which leaves 32 cards: 7, 8, 9, 10, jack, queen, king and ace in each of the four suits.
     """
-    return [Card(rank=r, suit=s) for s in list(Suit) for r in list(Rank)]
+    return [Card(rank=r, suit=s) for s in SUIT_MEMBERS for r in RANK_MEMBERS]
 
 
 def seats() -> list[int]:
@@ -84,6 +88,7 @@ def next_seat(seat: int) -> int:
     return (seat + 1) % PLAYER_COUNT
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def others_in_turn(seat: int) -> list[int]:
     """The three other players, in turn from the player's right.
 
@@ -105,6 +110,7 @@ def is_trump(card: Card, trump: Suit | None) -> bool:
     return trump is not None and card.suit == trump
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def trick_strength(card: Card, trump: Suit | None) -> int:
     """How high a card ranks within its own suit: by the hokum order in the trump suit, by the
     plain order elsewhere.
@@ -119,6 +125,7 @@ def trick_strength(card: Card, trump: Suit | None) -> int:
     return PLAIN_RANK_ORDER[card.rank]
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def card_value(card: Card, trump: Suit | None) -> int:
     """What a card is worth in bunts: the trump table for the hokum suit, the sun table for every
     other card.
@@ -134,6 +141,7 @@ def card_value(card: Card, trump: Suit | None) -> int:
     return SUN_CARD_VALUE[card.rank]
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def deck_bunts(trump: Suit | None) -> int:
     """The bunts of all 32 cards under a contract: the sum of the card values over the deck.
 

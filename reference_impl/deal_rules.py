@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import cache
 
 from . import cards_rules
 from .definitions import (
@@ -24,7 +24,7 @@ from .definitions import (
     Phase,
     RaiseLevel,
 )
-from .runtime_support import IllegalAction, index_of
+from .runtime_support import IllegalAction, index_of, replace
 
 
 def tricks_per_round() -> int:
@@ -41,6 +41,7 @@ def tricks_per_round() -> int:
     return FIRST_DEAL_SIZE + SECOND_DEAL_SIZE
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def bidding_order(dealer: int) -> list[int]:
     """The seats in turn from the dealer's right; the dealer comes last.
 
@@ -52,6 +53,7 @@ def bidding_order(dealer: int) -> list[int]:
     return [(dealer + k) % PLAYER_COUNT for k in range(1, PLAYER_COUNT + 1)]
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def bidding_position(dealer: int, seat: int) -> int:
     """A seat's place in the turn order from the dealer's right: 0 for the first bidder, 3 for the
     dealer.

@@ -24,6 +24,12 @@ class Mode(Enum):
     SUN = "sun"
     HOKUM = "hokum"
 
+    # each member is one object: hashing by identity is exact, and fast
+    __hash__ = object.__hash__
+
+
+MODE_MEMBERS: tuple[Mode, ...] = tuple(Mode)
+
 
 class BidStage(Enum):
     """Where the bidding of a session stands.
@@ -43,6 +49,12 @@ class BidStage(Enum):
     ANSWERING_HOKUM = "answering_hokum"
     HOKUM_CHOICE = "hokum_choice"
     SUN_OVERCALLS = "sun_overcalls"
+
+    # each member is one object: hashing by identity is exact, and fast
+    __hash__ = object.__hash__
+
+
+BIDSTAGE_MEMBERS: tuple[BidStage, ...] = tuple(BidStage)
 
 
 BIDSTAGE_TRANSITIONS: dict[tuple[BidStage, BidStage], tuple[str, ...]] = {
@@ -82,7 +94,7 @@ BIDSTAGE_TRANSITIONS: dict[tuple[BidStage, BidStage], tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Contract:
     """What the bidding ended in. `bidder` is the bid winner for the raises, the lead and the
     scoring; `caller` made the winning call; `taker` takes the face-up card (the caller, or the
@@ -106,7 +118,7 @@ class Contract:
     taker: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Call:
     """A call in the bidding or the raising, and who made it.
 
@@ -137,6 +149,12 @@ class Suit(Enum):
     DIAMONDS = "D"
     CLUBS = "C"
 
+    # each member is one object: hashing by identity is exact, and fast
+    __hash__ = object.__hash__
+
+
+SUIT_MEMBERS: tuple[Suit, ...] = tuple(Suit)
+
 
 class Rank(Enum):
     """The eight ranks left when the 2s to 6s are removed, with their notation.
@@ -154,8 +172,17 @@ class Rank(Enum):
     KING = "K"
     ACE = "A"
 
+    # each member is one object: hashing by identity is exact, and fast
+    __hash__ = object.__hash__
 
-@dataclass(frozen=True, slots=True)
+
+RANK_MEMBERS: tuple[Rank, ...] = tuple(Rank)
+
+
+_CARD_VALUES: dict[tuple[Rank, Suit], Card] = {}
+
+
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Card:
     """One card; its notation is the rank then the suit letter, as in 10S.
 
@@ -165,6 +192,19 @@ class Card:
 
     rank: Rank
     suit: Suit
+
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        """One object per value (kept in _CARD_VALUES): equal values are identical."""
+        value = _CARD_VALUES.get((rank, suit))
+        if value is None:
+            value = object.__new__(cls)
+            object.__setattr__(value, "rank", rank)
+            object.__setattr__(value, "suit", suit)
+            _CARD_VALUES[(rank, suit)] = value
+        return value
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return (Card, (self.rank, self.suit))
 
 
 TRUMP_RANK_ORDER: dict[Rank, int] = {
@@ -272,6 +312,12 @@ class Phase(Enum):
     ROUND_OVER = "round_over"
     GAME_OVER = "game_over"
 
+    # each member is one object: hashing by identity is exact, and fast
+    __hash__ = object.__hash__
+
+
+PHASE_MEMBERS: tuple[Phase, ...] = tuple(Phase)
+
 
 class ActionKind(Enum):
     """The kinds of action, with their notation.
@@ -302,8 +348,14 @@ class ActionKind(Enum):
     DECLARE_PROJECT = "declare"
     PLAY_CARD = "play"
 
+    # each member is one object: hashing by identity is exact, and fast
+    __hash__ = object.__hash__
 
-@dataclass(frozen=True, slots=True)
+
+ACTIONKIND_MEMBERS: tuple[ActionKind, ...] = tuple(ActionKind)
+
+
+@dataclass(frozen=True)
 class Action:
     """One action of the player to act. Its notation is the kind, then each field that is set, in
     order: `hokum S` (the trump named in the second session), `double closed`, `declare sira 9H
@@ -334,7 +386,7 @@ class Action:
     cards: list[Card]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Game:
     """The whole state of a game. First the fields the conformance protocol reports: the phase, the
     round's dealer, the face-up card, the hands by seat, the bidding and raising calls, the
@@ -409,8 +461,14 @@ class ProjectKind(Enum):
     FOUR_HUNDRED = "four_hundred"
     BALOOT = "baloot"
 
+    # each member is one object: hashing by identity is exact, and fast
+    __hash__ = object.__hash__
 
-@dataclass(frozen=True, slots=True)
+
+PROJECTKIND_MEMBERS: tuple[ProjectKind, ...] = tuple(ProjectKind)
+
+
+@dataclass(frozen=True)
 class Project:
     """A project of one player and the cards it is made of.
 
@@ -507,6 +565,12 @@ class RaiseLevel(Enum):
     QUADRUPLED = "quadrupled"
     GAHWA_DECLARED = "gahwa_declared"
 
+    # each member is one object: hashing by identity is exact, and fast
+    __hash__ = object.__hash__
+
+
+RAISELEVEL_MEMBERS: tuple[RaiseLevel, ...] = tuple(RaiseLevel)
+
 
 class Lock(Enum):
     """How the doubler calls the double under the A10 reading doubler_chooses.
@@ -517,6 +581,12 @@ class Lock(Enum):
 
     CLOSED_DOUBLE = "closed"
     OPEN_DOUBLE = "open"
+
+    # each member is one object: hashing by identity is exact, and fast
+    __hash__ = object.__hash__
+
+
+LOCK_MEMBERS: tuple[Lock, ...] = tuple(Lock)
 
 
 RAISE_MULTIPLIER: dict[RaiseLevel, int] = {
@@ -542,7 +612,7 @@ SUN_RAISE_GATE = 100
 # ---- spec/play.baloot ------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Play:
     """One card played to a trick, and by whom.
 
@@ -554,7 +624,7 @@ class Play:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Trick:
     """A finished trick: its four plays in order (the leader's first) and its winner.
 
@@ -571,7 +641,7 @@ class Trick:
 # ---- spec/scoring.baloot ---------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RoundResult:
     """What a round scored; per-team lists are [team 0, team 1]. `card_bunts` are the bunts of the
     cards won, `last_trick_bunts` the 10 of the last trick, `bunts` their sum; `projects` the

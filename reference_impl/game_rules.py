@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import cache
 
 from . import bidding_rules, cards_rules, deal_rules, play_rules, raises_rules, scoring_rules
 from .definitions import (
@@ -25,7 +25,7 @@ from .definitions import (
     Suit,
 )
 from .readings import Readings
-from .runtime_support import IllegalAction
+from .runtime_support import IllegalAction, replace
 
 
 def action_of(kind: ActionKind) -> Action:
@@ -41,6 +41,7 @@ def action_of(kind: ActionKind) -> Action:
     return Action(kind=kind, suit=None, lock=None, project=None, cards=[])
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def hokum_action(suit: Suit) -> Action:
     """Staying with hokum in the second session, naming the trump.
 
@@ -51,6 +52,7 @@ def hokum_action(suit: Suit) -> Action:
     return replace(action_of(ActionKind.BID_HOKUM), suit=suit)
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def double_action(lock: Lock) -> Action:
     """A double called closed or open (A10 doubler_chooses).
 
@@ -70,6 +72,7 @@ def declare_action(kind: ProjectKind, cards: list[Card]) -> Action:
     return replace(action_of(ActionKind.DECLARE_PROJECT), project=kind, cards=cards)
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def play_action(card: Card) -> Action:
     """Playing a card.
 

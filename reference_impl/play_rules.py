@@ -9,8 +9,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from . import cards_rules, deal_rules, game_rules, projects_rules
 from .definitions import (
     PLAIN_RANK_ORDER,
@@ -27,7 +25,7 @@ from .definitions import (
     Trick,
 )
 from .readings import Readings
-from .runtime_support import IllegalAction, remove
+from .runtime_support import IllegalAction, remove, replace
 
 
 def first_trick_leader(readings: Readings, game: Game) -> int:

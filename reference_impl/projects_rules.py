@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import cache
 
 from . import cards_rules, deal_rules, game_rules, play_rules
 from .definitions import (
@@ -20,7 +20,9 @@ from .definitions import (
     NATURAL_RANK_ORDER,
     PLAYER_COUNT,
     PROJECT_KIND_ORDER,
+    RANK_MEMBERS,
     SIRA_LENGTH,
+    SUIT_MEMBERS,
     SUN_PROJECT_VALUE,
     Action,
     Card,
@@ -32,9 +34,10 @@ from .definitions import (
     Suit,
 )
 from .readings import Readings
-from .runtime_support import IllegalAction
+from .runtime_support import IllegalAction, replace
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def sequence_strength(readings: Readings, card: Card, trump: Suit | None) -> int:
     """A card's place in the order that makes cards 'in sequence' (A1).
 
@@ -50,6 +53,7 @@ def sequence_strength(readings: Readings, card: Card, trump: Suit | None) -> int
         return cards_rules.trick_strength(card, trump)
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def card_at_strength(readings: Readings, suit: Suit, strength: int, trump: Suit | None) -> Card:
     """The card of a suit at a place of the sequence order.
 
@@ -57,7 +61,7 @@ def card_at_strength(readings: Readings, suit: Suit, strength: int, trump: Suit 
     """
     return [
         Card(rank=r, suit=suit)
-        for r in list(Rank)
+        for r in RANK_MEMBERS
         if sequence_strength(readings, Card(rank=r, suit=suit), trump) == strength
     ][0]
 
@@ -99,7 +103,7 @@ def is_run_top(
     if card_at_strength(readings, suit, strength, trump) not in cards:
         return False
     return (
-        strength + 1 == len(list(Rank))
+        strength + 1 == len(RANK_MEMBERS)
         or card_at_strength(readings, suit, strength + 1, trump) not in cards
     )
 
@@ -116,8 +120,8 @@ def maximal_runs(readings: Readings, cards: list[Card], trump: Suit | None) -> l
     """
     return [
         run_down(readings, cards, s, k, trump)
-        for s in list(Suit)
-        for k in range(0, len(list(Rank)))
+        for s in SUIT_MEMBERS
+        for k in range(0, len(RANK_MEMBERS))
         if is_run_top(readings, cards, s, k, trump)
         and len(run_down(readings, cards, s, k, trump)) >= SIRA_LENGTH
     ]
@@ -232,11 +236,11 @@ def project_candidates(readings: Readings, game: Game, seat: int) -> list[Projec
         Project(
             seat=seat,
             kind=four_of_a_kind_project(readings, r, mode),
-            cards=[Card(rank=r, suit=s) for s in list(Suit)],
+            cards=[Card(rank=r, suit=s) for s in SUIT_MEMBERS],
         )
-        for r in list(Rank)
+        for r in RANK_MEMBERS
         if four_of_a_kind_project(readings, r, mode) is not None
-        and all([Card(rank=r, suit=s) in cards for s in list(Suit)])
+        and all([Card(rank=r, suit=s) in cards for s in SUIT_MEMBERS])
     ]
     return runs + fours
 
@@ -371,7 +375,7 @@ def project_rank(readings: Readings, game: Game, p: Project) -> int:
     """
     top = max([sequence_strength(readings, c, game.contract.trump) for c in p.cards])
     seat_priority = PLAYER_COUNT - 1 - deal_rules.bidding_position(game.dealer, p.seat)
-    return (PROJECT_KIND_ORDER[p.kind] * len(list(Rank)) + top) * PLAYER_COUNT + seat_priority
+    return (PROJECT_KIND_ORDER[p.kind] * len(RANK_MEMBERS) + top) * PLAYER_COUNT + seat_priority
 
 
 def scoring_projects_of(readings: Readings, game: Game) -> list[Project]:

@@ -9,12 +9,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import cache
 
 from . import bidding_rules, cards_rules, game_rules, play_rules
 from .definitions import (
     PLAYER_COUNT,
     RAISE_MULTIPLIER,
+    RAISELEVEL_MEMBERS,
     SUN_RAISE_GATE,
     Action,
     ActionKind,
@@ -26,9 +27,10 @@ from .definitions import (
     RaiseLevel,
 )
 from .readings import Readings
-from .runtime_support import IllegalAction, index_of
+from .runtime_support import IllegalAction, index_of, replace
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def opponents_in_turn(bidder: int) -> list[int]:
     """The bid winner's two opponents, from the bid winner's right.
 
@@ -99,7 +101,7 @@ def next_level(level: RaiseLevel) -> RaiseLevel:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
     """
-    return list(RaiseLevel)[index_of(list(RaiseLevel), level) + 1]
+    return RAISELEVEL_MEMBERS[index_of(RAISELEVEL_MEMBERS, level) + 1]
 
 
 def raise_asker(game: Game) -> int:
@@ -116,6 +118,7 @@ def raise_asker(game: Game) -> int:
     return game.contract.bidder
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def raise_action(readings: Readings, level: RaiseLevel) -> list[Action]:
     """The calls that make the next raise; the double is called closed or open under the A10
     reading doubler_chooses.

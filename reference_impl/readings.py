@@ -5,12 +5,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+
+_READINGS_VALUES: dict[tuple[str, ...], Readings] = {}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class Readings:
-    """The reading in force for every variant: what a rule consults at each `choose`."""
+    """The reading in force for every variant: what a rule consults at each `choose`.
+
+    One object per choice of readings, so equal readings are identical and hash
+    fast (rules whose results are kept are keyed on them).
+    """
 
     sequence_order: str  # A1: natural | rank_order
     sun_overcall: str  # A2: sun_ends_bidding | earlier_seat_priority | last_caller_wins
@@ -36,6 +42,24 @@ class Readings:
     redeal_dealer: str  # A20: same_dealer | next_dealer
     low_four_of_a_kind: str  # A21: no_project | nines_hundred
     aces_in_hokum: str  # A22: hundred | four_hundred
+
+    def __new__(cls, **readings: str) -> Readings:
+        key = tuple(readings[f.name] for f in fields(cls))
+        value = _READINGS_VALUES.get(key)
+        if value is None:
+            value = object.__new__(cls)
+            for f in fields(cls):
+                object.__setattr__(value, f.name, readings[f.name])
+            _READINGS_VALUES[key] = value
+        return value
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (readings_of, (tuple(getattr(self, f.name) for f in fields(self)),))
+
+
+def readings_of(values: tuple[str, ...]) -> Readings:
+    """The readings from their values in field order (for copying and pickling)."""
+    return Readings(**{f.name: v for f, v in zip(fields(Readings), values, strict=True)})
 
 
 VARIANTS: dict[str, tuple[str, ...]] = {

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from . import cards_rules, game_rules, projects_rules
 from .definitions import (
     GAME_TARGET,
@@ -60,6 +62,7 @@ def last_trick_team(game: Game) -> int:
     return cards_rules.team_of(game.tricks[len(game.tricks) - 1].winner)
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def round_bunts(trump: Suit | None) -> int:
     """All the bunts of a round: every card of the deck, and the last trick.
 
@@ -96,6 +99,7 @@ def hokum_conversion(bunts: int) -> int:
     return bunts // 10
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def conversion(mode: Mode, bunts: int) -> int:
     """Bunts to points in the contract's mode.
 

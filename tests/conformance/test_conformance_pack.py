@@ -63,7 +63,6 @@ def test_coverage_command_prints_both_tables(capsys: pytest.CaptureFixture[str])
     assert status == (1 if coverage(pack, load_register()).gaps else 0)
 
 
-@pytest.mark.xfail(reason="open: the pack still has coverage gaps (see baloot conform coverage)")
 def test_builtin_pack_has_no_coverage_gaps() -> None:
     pack, _ = lint_pack(default_pack_folder())
     assert [row.key for row in coverage(pack, load_register()).gaps] == []

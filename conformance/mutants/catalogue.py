@@ -1,0 +1,431 @@
+"""The catalogue of mutant engines: each the reference engine with ONE realistic rule bug.
+
+A mutant is data: a name, the clause it breaks, what the bug is, and the
+mutation, a text patch of one file: an exact snippet of a spec file
+(`spec/NAME.baloot`) replaced by another, or, for a bug of the runtime rather
+than of the rules, of the hand-written `runtime.py`. A snippet must occur
+exactly once: when the spec changes under a mutant, building it fails loudly
+(`MutationError`) instead of quietly building the reference engine again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RUNTIME_FILES = ("runtime.py", "notation.py", "plain.py", "runtime_support.py", "__init__.py")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str  # a Python identifier: the mutant's package is `baloot_mutant_NAME`
+    clause: str  # the clause the bug breaks
+    description: str
+    file: str  # `cards.baloot` (a spec file) or `runtime.py` (a runtime file)
+    old: str  # the exact snippet replaced, found exactly once
+    new: str
+    # Why no case can kill it, when the bug cannot change what an engine answers:
+    # such a mutant is run and shown, but its survival is no missing case.
+    equivalent: str | None = None
+
+    @property
+    def is_runtime(self) -> bool:
+        return self.file in RUNTIME_FILES
+
+
+_RUNTIME_APPLY = "        self.state = _apply_action(self.readings, self.state, record)\n"
+_RUNTIME_APPLY_LEAKY = """\
+        try:
+            self.state = _apply_action(self.readings, self.state, record)
+        except IllegalAction:
+            # the bug: a refused card leaves the hand all the same
+            if record.kind == definitions.ActionKind.PLAY_CARD and self.current_player is not None:
+                seat = self.current_player
+                hands = [list(h) for h in self.state.hands]
+                if record.cards and record.cards[0] in hands[seat]:
+                    hands[seat].remove(record.cards[0])
+                    self.state = replace(self.state, hands=hands)
+            raise
+"""
+
+MUTANTS: tuple[Mutant, ...] = (
+    # ---- cards ------------------------------------------------------------------------
+    Mutant(
+        "trump_nine_over_jack",
+        "SETUP.6",
+        "The hokum suit ranked 9 J A 10 ...: the 9 beats the jack.",
+        "cards.baloot",
+        ": Rank = jack > nine > ace > ten > king > queen > eight > seven",
+        ": Rank = nine > jack > ace > ten > king > queen > eight > seven",
+    ),
+    Mutant(
+        "plain_ten_below_king",
+        "SETUP.7",
+        "Non-trump suits ranked A K 10 Q ...: the 10 below the king, as in most Western games.",
+        "cards.baloot",
+        ": Rank = ace > ten > king > queen > jack > nine > eight > seven",
+        ": Rank = ace > king > ten > queen > jack > nine > eight > seven",
+    ),
+    Mutant(
+        "trump_jack_worth_2",
+        "SCORE.4",
+        "The trump jack counted at its sun value, 2, instead of 20.",
+        "cards.baloot",
+        "  jack: 20, nine: 14,",
+        "  jack: 2, nine: 14,",
+    ),
+    Mutant(
+        "trump_nine_worth_0",
+        "SCORE.4",
+        "The trump 9 counted at its sun value, 0, instead of 14.",
+        "cards.baloot",
+        "  jack: 20, nine: 14,",
+        "  jack: 20, nine: 0,",
+    ),
+    # ---- bidding ------------------------------------------------------------------------
+    Mutant(
+        "ashkal_first_bidder",
+        "BID.6",
+        "Ashkal offered to every bidder, the first and second included.",
+        "bidding.baloot",
+        "bidding_position(game.dealer, seat) + 1 >= 3",
+        "bidding_position(game.dealer, seat) + 1 >= 1",
+    ),
+    Mutant(
+        "second_session_face_up_trump",
+        "BID.8",
+        "In the second session the hokum bidder may name the face-up card's suit as trump.",
+        "bidding.baloot",
+        "return [hokum_action(s) for s in Suit if s != game.face_up.suit] + [action_of(bid_sun)]",
+        "return [hokum_action(s) for s in Suit] + [action_of(bid_sun)]",
+    ),
+    Mutant(
+        "hokum_bidder_cannot_switch",
+        "BID.4",
+        "After everyone passes on a first-session hokum bid, the bidder may not switch to sun.",
+        "bidding.baloot",
+        "if game.session == 1 { return [action_of(bid_hokum), action_of(bid_sun)] }",
+        "if game.session == 1 { return [action_of(bid_hokum)] }",
+    ),
+    Mutant(
+        "redeal_skipped",
+        "BID.9",
+        "All pass in the second session too: the bidding goes round again on the same cards "
+        "instead of a redeal.",
+        "bidding.baloot",
+        "  return redeal(game)\n}",
+        "  return game with { asking = bidding_order(game.dealer) }\n}",
+    ),
+    Mutant(
+        "no_second_session",
+        "BID.7",
+        "All four pass in the first session: the cards are dealt again at once, with no "
+        "second session.",
+        "bidding.baloot",
+        "  if game.session == 1 { return game with { session = 2, asking ="
+        " bidding_order(game.dealer) } }\n",
+        "",
+    ),
+    Mutant(
+        "ashkal_card_to_caller",
+        "BID.6",
+        "Ashkal treated as a plain sun bid: the face-up card goes to the caller, not the partner.",
+        "bidding.baloot",
+        "let taker = if by_ashkal then partner_of(caller) else caller",
+        "let taker = caller",
+    ),
+    # ---- raises ------------------------------------------------------------------------
+    Mutant(
+        "sun_gate_inclusive",
+        "RAISE.3",
+        "The sun raise gate at 100 inclusive: 100 against 100 opens it.",
+        "raises.baloot",
+        "gate_strict_all, gate_strict_double_only { return own > sun_raise_gate and theirs <"
+        " sun_raise_gate }",
+        "gate_strict_all, gate_strict_double_only { return own >= sun_raise_gate and theirs <="
+        " sun_raise_gate }",
+    ),
+    Mutant(
+        "sun_raises_ungated",
+        "RAISE.3",
+        "Raises offered in sun whatever the scores, as in hokum.",
+        "raises.baloot",
+        "  if contract.kind == hokum { return true }\n  return sun_gate_open(totals,"
+        " team_of(contract.bidder))",
+        "  return true",
+    ),
+    Mutant(
+        "locked_round_ignored",
+        "RAISE.2",
+        "A doubled or quadrupled round is never locked: trumps may be led freely.",
+        "raises.baloot",
+        "double_and_four { return game.level in [doubled, quadrupled, gahwa_declared] }",
+        "double_and_four { return false }",
+    ),
+    Mutant(
+        "locked_on_triple",
+        "RAISE.2",
+        "The lock applied to tripled rounds too.",
+        "raises.baloot",
+        "double_and_four { return game.level in [doubled, quadrupled, gahwa_declared] }",
+        "double_and_four { return game.level in [doubled, tripled, quadrupled, gahwa_declared] }",
+    ),
+    Mutant(
+        "one_opponent_doubles",
+        "RAISE.1",
+        "Only the first opponent of the bid winner is asked to double.",
+        "raises.baloot",
+        "  return [next_seat(bidder), (bidder + 3) % player_count]",
+        "  return [next_seat(bidder)]",
+    ),
+    Mutant(
+        "triple_multiplies_by_4",
+        "RAISE.1",
+        "A triple multiplies the points by 4.",
+        "raises.baloot",
+        "no_raise: 1, doubled: 2, tripled: 3,",
+        "no_raise: 1, doubled: 2, tripled: 4,",
+    ),
+    # ---- play -----------------------------------------------------------------------------
+    Mutant(
+        "follow_suit_not_enforced",
+        "PLAY.2",
+        "Any card of the hand may be played: following suit is not enforced.",
+        "play.baloot",
+        "  return led != none and card.suit != led and holds_suit(hand, led)",
+        "  return false",
+    ),
+    Mutant(
+        "led_suit_is_last_card",
+        "PLAY.2",
+        "The suit to follow taken from the last card played to the trick, not the first.",
+        "play.baloot",
+        "  return trick[0].card.suit\n",
+        "  return trick[len(trick) - 1].card.suit\n",
+    ),
+    Mutant(
+        "trick_to_first_trump",
+        "PLAY.3",
+        "The trick goes to the first hokum card played rather than the highest.",
+        "play.baloot",
+        "    let top = max([trump_rank_order[p.card.rank] for p in trumps])\n"
+        "    return [p.seat for p in trumps if trump_rank_order[p.card.rank] == top][0]",
+        "    return trumps[0].seat",
+    ),
+    Mutant(
+        "trick_ignores_led_suit",
+        "PLAY.3",
+        "Without trumps, the trick goes to the highest card of any suit, not of the led suit.",
+        "play.baloot",
+        "  let followers = [p for p in plays if p.card.suit == led]",
+        "  let followers = plays",
+    ),
+    Mutant(
+        "dealer_right_leads",
+        "PLAY.1",
+        "The player on the dealer's right leads the first trick, not the bid winner.",
+        "play.baloot",
+        "    bid_winner { return game.contract.bidder }",
+        "    bid_winner { return next_seat(game.dealer) }",
+    ),
+    Mutant(
+        "next_seat_leads_next_trick",
+        "PLAY.4",
+        "The next trick is led by the player after the last leader, not by the trick's winner.",
+        "play.baloot",
+        "    leader = winner\n",
+        "    leader = next_seat(game.leader)\n",
+    ),
+    # ---- projects ----------------------------------------------------------------------
+    Mutant(
+        "projects_after_first_trick",
+        "PROJ.1",
+        "Projects may be declared in any trick, at the player's first card of it.",
+        "projects.baloot",
+        "  return len(game.tricks) == 0 and not any([p.seat == seat for p in game.trick])",
+        "  return not any([p.seat == seat for p in game.trick])",
+    ),
+    Mutant(
+        "three_projects_per_player",
+        "PROJ.2",
+        "A player may declare three projects.",
+        "projects.baloot",
+        '"Projects a player may declare (baloot aside)." = 2',
+        '"Projects a player may declare (baloot aside)." = 3',
+        equivalent="a project needs three cards at least and no card counts twice (PROJ.8), "
+        "so eight cards never hold a third project after two: the limit never binds",
+    ),
+    Mutant(
+        "one_project_per_player",
+        "PROJ.2",
+        "A player may declare one project only.",
+        "projects.baloot",
+        '"Projects a player may declare (baloot aside)." = 2',
+        '"Projects a player may declare (baloot aside)." = 1',
+    ),
+    Mutant(
+        "card_in_two_projects",
+        "PROJ.8",
+        "A card may count towards two projects of a player.",
+        "projects.baloot",
+        "  return [c for c in game.hands[seat] if not any([c in p.cards for p in"
+        " declared_by(game, seat)])]",
+        "  return game.hands[seat]",
+    ),
+    Mutant(
+        "sequences_in_rank_order",
+        "PROJ.3",
+        "Sequences read in the trick rank order (so 10 K Q is no sira, J 9 A of trumps is).",
+        "projects.baloot",
+        "    natural { return natural_rank_order[card.rank] }",
+        "    natural { return trick_strength(card, trump) }",
+    ),
+    Mutant(
+        "four_aces_400_in_hokum",
+        "PROJ.6",
+        "Four aces declared as four hundred in hokum too.",
+        "projects.baloot",
+        "      hundred { return hundred }",
+        "      hundred { return four_hundred }",
+    ),
+    Mutant(
+        "four_jacks_no_project",
+        "PROJ.5",
+        "Four jacks are no project (the 'four tens, queens, queens or kings' of a garbled "
+        "translation).",
+        "projects.baloot",
+        "if rank in [ten, jack, queen, king] { return hundred }",
+        "if rank in [ten, queen, king] { return hundred }",
+    ),
+    Mutant(
+        "baloot_in_sun",
+        "PROJ.7",
+        "Baloot scored in sun for a king and queen of one suit played by one player.",
+        "projects.baloot",
+        "  if not is_trump(card, trump) or card.rank not in [king, queen] { return game }",
+        "  if (trump != none and card.suit != trump) or card.rank not in [king, queen] { return"
+        " game }",
+    ),
+    Mutant(
+        "baloot_on_one_card",
+        "PROJ.7",
+        "Baloot scored when one of the hokum king and queen is played, not both.",
+        "projects.baloot",
+        "  if not played_by(game, seat, other) or not baloot_counts(game, seat, pair) { return"
+        " game }",
+        "  if not baloot_counts(game, seat, pair) { return game }",
+    ),
+    Mutant(
+        "sun_sira_worth_2",
+        "SCORE.5",
+        "A sira scored at its hokum value, 2, in sun too.",
+        "projects.baloot",
+        "  sira: 4, fifty: 10, hundred: 20,",
+        "  sira: 2, fifty: 10, hundred: 20,",
+    ),
+    Mutant(
+        "hokum_fifty_worth_3",
+        "SCORE.6",
+        "The hokum fifty scored 3, misreading the page's '30'.",
+        "projects.baloot",
+        "  sira: 2, fifty: 5, hundred: 10,",
+        "  sira: 2, fifty: 3, hundred: 10,",
+    ),
+    # ---- scoring ---------------------------------------------------------------------------
+    Mutant(
+        "no_last_trick_bonus",
+        "SCORE.2",
+        "The last trick is worth no extra bunts.",
+        "scoring.baloot",
+        '"Extra bunts for winning the last trick." = 10',
+        '"Extra bunts for winning the last trick." = 0',
+    ),
+    Mutant(
+        "last_trick_bonus_to_first_trick",
+        "SCORE.2",
+        "The 10 extra bunts go to the winner of the first trick, not the last.",
+        "scoring.baloot",
+        "  return team_of(game.tricks[len(game.tricks) - 1].winner)",
+        "  return team_of(game.tricks[0].winner)",
+    ),
+    Mutant(
+        "hokum_half_rounds_up",
+        "SCORE.8",
+        "Hokum conversion rounds an exact .5 up (25 bunts give 3).",
+        "scoring.baloot",
+        "  if bunts % 10 > 5 { return bunts // 10 + 1 }",
+        "  if bunts % 10 >= 5 { return bunts // 10 + 1 }",
+    ),
+    Mutant(
+        "sun_no_five_exception",
+        "SCORE.7",
+        "Sun conversion rounds a figure ending in 5 up like any other (25 gives 6).",
+        "scoring.baloot",
+        "  if bunts % 10 == 5 { return bunts * 2 // 10 }\n",
+        "",
+    ),
+    Mutant(
+        "success_margin_inclusive",
+        "SCORE.9",
+        "Success judged with >= instead of >: a margin of exactly 8 (hokum) or 13 (sun) succeeds.",
+        "scoring.baloot",
+        "margin_points { return points[bidder_team] - points[other] > margin }",
+        "margin_points { return points[bidder_team] - points[other] >= margin }",
+    ),
+    Mutant(
+        "failure_keeps_bidder_points",
+        "SCORE.10",
+        "When the bidder fails, the bidding team still adds its own points.",
+        "scoring.baloot",
+        "    else failure_points(mode, projects, baloots, game.multiplier, bidder_team)",
+        "    else [(if t == bidder_team then converted[t] else "
+        "failure_points(mode, projects, baloots, game.multiplier, bidder_team)[t]) for t in"
+        " teams()]",
+    ),
+    Mutant(
+        "hokum_failure_26",
+        "SCORE.10",
+        "A failed hokum bid gives the other team 26, the sun figure.",
+        "scoring.baloot",
+        '"What the other team takes when a hokum bidder fails." = 16',
+        '"What the other team takes when a hokum bidder fails." = 26',
+    ),
+    Mutant(
+        "kaboot_ignores_face_up_ace",
+        "SCORE.11",
+        "Kaboot always 44, even when the face-up card bid on was an ace.",
+        "scoring.baloot",
+        "      let value = if game.face_up.rank == ace then kaboot_ace_points else kaboot_points",
+        "      let value = kaboot_points",
+    ),
+    # ---- the game --------------------------------------------------------------------------
+    Mutant(
+        "game_ends_at_151",
+        "END.1",
+        "The game ends at 151 points.",
+        "game.baloot",
+        '"Points that win the game." = 152',
+        '"Points that win the game." = 151',
+    ),
+    Mutant(
+        "gahwa_ignored",
+        "GAME.2",
+        "Winning a gahwa round does not win the game.",
+        "game.baloot",
+        "  if level == gahwa_declared and gahwa is round_decides_game { return round_winner }\n",
+        "",
+    ),
+    # ---- the runtime ------------------------------------------------------------------------
+    Mutant(
+        "refused_card_leaves_hand",
+        "PLAY.2",
+        "A runtime bug: a refused card is removed from the hand all the same (the state "
+        "changes after an illegal action).",
+        "runtime.py",
+        _RUNTIME_APPLY,
+        _RUNTIME_APPLY_LEAKY,
+    ),
+)
+
+
+def by_name() -> dict[str, Mutant]:
+    return {m.name: m for m in MUTANTS}

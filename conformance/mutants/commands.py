@@ -1,0 +1,167 @@
+"""`baloot conform mutants`: run the pack against every mutant engine, print the kill table.
+
+    baloot conform mutants [--jobs N] [--first-failure] [--only NAME|GLOB] [--list]
+
+Exit status 1 when a mutant survives (a missing case), 2 on a usage or build error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from .catalogue import MUTANTS, Mutant
+from .run import KillReport, PackError, Verdict, run_mutants
+
+
+def _conform_subparsers(subparsers: Any) -> Any:
+    """The subcommand group of `baloot conform` (registered before this module)."""
+    conform = subparsers.choices.get("conform")
+    if conform is None:
+        return None
+    for action in conform._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    return None
+
+
+def register(subparsers: Any) -> None:
+    group = _conform_subparsers(subparsers)
+    if group is None:  # pragma: no cover - conform not registered
+        return
+    parser = group.add_parser(
+        "mutants",
+        help="run the pack against deliberately broken engines; print the kill table",
+        description="Build every mutant of the catalogue (the reference engine with one rule "
+        "bug each), run the case pack against each, and print which cases kill it. "
+        "Exit 1 if a mutant survives.",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="mutants run in parallel (default: the CPU count)",
+    )
+    parser.add_argument(
+        "--first-failure",
+        action="store_true",
+        help="stop each mutant's run at its first killing case",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="NAME|GLOB",
+        help="run only these mutants (repeatable)",
+    )
+    parser.add_argument(
+        "--cases",
+        action="append",
+        type=Path,
+        dest="mutant_cases",
+        metavar="DIR",
+        help="case pack folders (default: the built-in pack, mutant_kills/ included)",
+    )
+    parser.add_argument("--profile", default="literal", help="the run's profile (default literal)")
+    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per reply")
+    parser.add_argument("--cache", type=Path, help="where mutant builds are kept")
+    parser.add_argument("--json", type=Path, dest="mutant_json", help="write the table as JSON")
+    parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    parser.set_defaults(run=run_command)
+
+
+def select(only: list[str]) -> list[Mutant]:
+    if not only:
+        return list(MUTANTS)
+    return [m for m in MUTANTS if any(m.name == p or fnmatch.fnmatchcase(m.name, p) for p in only)]
+
+
+def kill_table(report: KillReport) -> Table:
+    count = sum(v.killed for v in report.verdicts)
+    table = Table(title=f"mutants killed: {count} of {len(report.verdicts)} ({report.cases} cases)")
+    table.add_column("mutant")
+    table.add_column("clause")
+    table.add_column("killed by", overflow="fold")
+    for v in report.verdicts:
+        if v.problem:
+            killed = f"[red]NOT BUILT[/] {v.problem.splitlines()[0]}"
+        elif v.killed:
+            shown = v.killed_by[:4]
+            more = len(v.killed_by) - len(shown)
+            killed = ", ".join(shown) + (f" (+{more})" if more > 0 else "")
+        elif v.mutant.equivalent:
+            killed = f"[yellow]EQUIVALENT[/] ({v.mutant.equivalent})"
+        else:
+            killed = "[bold red]SURVIVED[/]"
+        table.add_row(v.mutant.name, v.mutant.clause, killed)
+    return table
+
+
+def report_json(report: KillReport) -> dict[str, Any]:
+    def one(v: Verdict) -> dict[str, Any]:
+        return {
+            "mutant": v.mutant.name,
+            "clause": v.mutant.clause,
+            "description": v.mutant.description,
+            "killed_by": v.killed_by,
+            "survived": not v.killed,
+            "equivalent": v.mutant.equivalent,
+            "problem": v.problem,
+            "cases_run": v.cases_run,
+            "seconds": round(v.seconds, 3),
+        }
+
+    return {
+        "cases": report.cases,
+        "kill_rate": report.kill_rate,
+        "reference_failures": report.reference_failures,
+        "mutants": [one(v) for v in report.verdicts],
+    }
+
+
+def run_command(args: argparse.Namespace) -> int:
+    console = Console()
+    mutants = select(args.only)
+    if args.list:
+        for m in mutants:
+            console.print(f"{m.name:32} {m.clause:9} {m.description}", highlight=False)
+        return 0
+    if not mutants:
+        console.print(f"baloot conform mutants: --only {' '.join(args.only)}: no mutant matches")
+        return 2
+    try:
+        report = run_mutants(
+            mutants,
+            folders=args.mutant_cases,
+            jobs=max(1, args.jobs),
+            first_failure=args.first_failure,
+            profile=args.profile,
+            timeout=args.timeout,
+            cache=args.cache,
+        )
+    except PackError as exc:
+        console.print(f"baloot conform mutants: {exc}", markup=False)
+        return 2
+    for problem in report.pack_problems[:10]:
+        console.print(f"[yellow]note[/] case left out: {problem}", highlight=False)
+    if len(report.pack_problems) > 10:
+        console.print(f"[yellow]note[/] ... {len(report.pack_problems) - 10} more lint problems")
+    for case_id, why in report.reference_failures.items():
+        console.print(
+            f"[yellow]note[/] {case_id} fails on the reference engine ({why}); it kills nothing",
+            highlight=False,
+        )
+    console.print(kill_table(report))
+    console.print(f"kill rate {report.kill_rate:.0%} in {report.seconds:.1f} s")
+    if args.mutant_json:
+        args.mutant_json.write_text(json.dumps(report_json(report), indent=2) + "\n")
+    if any(v.problem for v in report.verdicts):
+        return 2
+    return 1 if report.survivors else 0
