@@ -206,10 +206,11 @@ def play_actions(readings: Readings, game: Game) -> list[Action]:
         exception.
     """
     seat = to_play(game)
+    hand = game.hands[seat]
     return projects_rules.declaration_actions(readings, game, seat) + [
         game_rules.play_action(c)
         for c in cards_rules.full_deck()
-        if may_play(readings, game, seat, c)
+        if c in hand and may_play(readings, game, seat, c)
     ]
 
 
