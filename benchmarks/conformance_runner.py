@@ -23,9 +23,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from baloot.conformance.cases import Case, Pack, default_pack_folder
 from baloot.conformance.engine_process import EngineProcess
 from baloot.conformance.lint import lint_pack
+from baloot.conformance.pack import Case, Pack, default_pack_folder
 from baloot.conformance.runner import PASSED, Runner
 from baloot.conformance.variants import load_register
 

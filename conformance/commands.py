@@ -20,10 +20,10 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .cases import Case, Pack, default_pack_folder
 from .clauses import matches_clause_glob
 from .engine_process import EngineProcess
 from .lint import lint_pack
+from .pack import Case, Pack, default_pack_folder
 from .report_console import print_report
 from .report_files import write_json, write_junit
 from .runner import Outcome, Runner

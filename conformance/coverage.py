@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cases import REGRESSION_SNAPSHOT, Case, Pack
 from .clauses import clause_ids
+from .pack import REGRESSION_SNAPSHOT, Case, Pack
 from .variants import Register
 
 MIN_CASES_PER_CLAUSE = 3

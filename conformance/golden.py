@@ -24,8 +24,8 @@ from typing import Any
 
 from rich.console import Console
 
-from .cases import REGRESSION_SNAPSHOT
 from .notation import ALL_CARDS
+from .pack import REGRESSION_SNAPSHOT
 from .reference_adapter import result_fields
 from .variants import load_register
 

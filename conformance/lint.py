@@ -14,7 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .cases import (
+from .clauses import known_clause_ids
+from .notation import NotationError, deck_problems, is_card, parse_action
+from .pack import (
     Case,
     Check,
     Pack,
@@ -26,8 +28,6 @@ from .cases import (
     load_case_file,
     load_manifest,
 )
-from .clauses import known_clause_ids
-from .notation import NotationError, deck_problems, is_card, parse_action
 from .variants import Register, load_register
 
 

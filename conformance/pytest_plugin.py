@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from .cases import Case
+from .pack import Case
 
 _RUNNER_KEY = pytest.StashKey[Any]()
 
@@ -120,10 +120,10 @@ def pytest_collection_modifyitems(
     command = config.getoption("--baloot-engine")
     if not command:
         return
-    from .cases import default_pack_folder
     from .commands import select_cases
     from .engine_process import EngineProcess
     from .lint import lint_pack
+    from .pack import default_pack_folder
     from .runner import Runner
     from .variants import load_register
     from .xfail import read_xfail_file

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cases import Case, Check, Pack, Repeat, Step
 from .compare import project_onto, render_diff, subset_matches
 from .engine_process import EngineError, EngineProcess
+from .pack import Case, Check, Pack, Repeat, Step
 from .variants import Register
 
 MAX_START_FAILURES = 3

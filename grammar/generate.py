@@ -213,7 +213,8 @@ def readings_module(spec: m.Spec) -> str:
             "", "",
             "def readings_of(values: tuple[str, ...]) -> Readings:",
             '    """The readings from their values in field order (for copying and pickling)."""',
-            "    return Readings(**{f.name: v for f, v in zip(fields(Readings), values, strict=True)})",
+            "    pairs = zip(fields(Readings), values, strict=True)",
+            "    return Readings(**{f.name: v for f, v in pairs})",
             ]
     out += ["", "", "VARIANTS: dict[str, tuple[str, ...]] = {",
             "    # each variant's readings, the default first"]

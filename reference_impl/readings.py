@@ -59,7 +59,8 @@ class Readings:
 
 def readings_of(values: tuple[str, ...]) -> Readings:
     """The readings from their values in field order (for copying and pickling)."""
-    return Readings(**{f.name: v for f, v in zip(fields(Readings), values, strict=True)})
+    pairs = zip(fields(Readings), values, strict=True)
+    return Readings(**{f.name: v for f, v in pairs})
 
 
 VARIANTS: dict[str, tuple[str, ...]] = {

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from ..cases import Case, Pack, case_files, default_pack_folder
 from ..engine_process import EngineProcess
 from ..lint import lint_pack
+from ..pack import Case, Pack, case_files, default_pack_folder
 from ..runner import ERRORED, FAILED, PASSED, Runner
 from ..variants import load_register
 from .build import BuiltMutant, MutationError, build_all

@@ -7,6 +7,7 @@ All text here is plain text: the writers escape it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 # ------------------------------------------------------------------ inlines --
@@ -65,7 +66,7 @@ def inlines(*parts: str | Inline) -> Inlines:
     return tuple(out)
 
 
-def joined(items: list[Inlines] | list[Inline], sep: str = ", ") -> Inlines:
+def joined(items: Sequence[Inlines] | Sequence[Inline], sep: str = ", ") -> Inlines:
     """Several inline runs (or single inlines) separated by `sep`."""
     out: list[Inline] = []
     for i, item in enumerate(items):

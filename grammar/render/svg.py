@@ -422,8 +422,8 @@ def layout(machine: m.Machine) -> Layout:
             # a crossed layer: straight down through the arrow's own point
             candidates = []
             for piece in (pieces if kind == "forward" else list(reversed(pieces))):
-                for t in (0.5, 0.35, 0.65, 0.2, 0.8):
-                    candidates.append(_bezier(piece, t))
+                for frac in (0.5, 0.35, 0.65, 0.2, 0.8):
+                    candidates.append(_bezier(piece, frac))
         spot = None
         for step in (0, 1, -1, 2, -2, 3, -3):
             for x, y in candidates:

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cases import default_pack_folder
 from baloot.conformance.cli import main
 from baloot.conformance.lint import lint_pack
+from baloot.conformance.pack import default_pack_folder
 
 
 def test_builtin_pack_is_clean() -> None:

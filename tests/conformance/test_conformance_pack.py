@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance.cases import REGRESSION_SNAPSHOT, default_pack_folder
 from baloot.conformance.cli import main
 from baloot.conformance.coverage import coverage
 from baloot.conformance.engine_process import EngineProcess
 from baloot.conformance.lint import lint_pack
+from baloot.conformance.pack import REGRESSION_SNAPSHOT, default_pack_folder
 from baloot.conformance.runner import PASSED, Runner
 from baloot.conformance.variants import load_register
 

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance.cases import case_from_json
 from baloot.conformance.cli import main as cli_main
 from baloot.conformance.engine_process import EngineProcess
 from baloot.conformance.fuzz.campaign import Settings, run_campaign
@@ -25,6 +24,7 @@ from baloot.conformance.fuzz.driver import random_trial
 from baloot.conformance.lint import lint_case
 from baloot.conformance.mutants.build import build_all
 from baloot.conformance.mutants.catalogue import by_name
+from baloot.conformance.pack import case_from_json
 from baloot.conformance.runner import PASSED, Runner
 from baloot.conformance.variants import load_register
 

@@ -53,12 +53,15 @@ ints = st.one_of(
 )
 
 
+def binop(op: str, left: m.Expr, right: m.Expr) -> m.Expr:
+    return m.BinOp(op, left, right, P)
+
+
 def _int_tree(children: st.SearchStrategy[m.Expr]) -> st.SearchStrategy[m.Expr]:
     return st.one_of(
-        st.builds(lambda op, l, r: m.BinOp(op, l, r, P), st.sampled_from(["+", "-", "*"]),
-                  children, children),
-        st.builds(lambda op, l, r: m.BinOp(op, l, m.BinOp("+", m.BinOp("*", r, r, P),
-                                                            m.IntLit(1, P), P), P),
+        st.builds(binop, st.sampled_from(["+", "-", "*"]), children, children),
+        st.builds(lambda op, left, right: m.BinOp(
+            op, left, m.BinOp("+", m.BinOp("*", right, right, P), m.IntLit(1, P), P), P),
                   st.sampled_from(["//", "%"]), children, children),
         children.map(lambda x: m.UnaryOp("-", x, P)),
     )
@@ -69,23 +72,21 @@ int_exprs = st.recursive(ints, _int_tree, max_leaves=12)
 
 def _bool_tree(children: st.SearchStrategy[m.Expr]) -> st.SearchStrategy[m.Expr]:
     return st.one_of(
-        st.builds(lambda op, l, r: m.BinOp(op, l, r, P), st.sampled_from(["and", "or"]),
-                  children, children),
+        st.builds(binop, st.sampled_from(["and", "or"]), children, children),
         children.map(lambda x: m.UnaryOp("not", x, P)),
     )
 
 
-comparisons = st.builds(lambda op, l, r: m.BinOp(op, l, r, P),
-                        st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), int_exprs, int_exprs)
-memberships = st.builds(lambda op, l: m.BinOp(op, l, m.Name("xs", P), P),
+comparisons = st.builds(binop, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]),
+                        int_exprs, int_exprs)
+memberships = st.builds(lambda op, left: m.BinOp(op, left, m.Name("xs", P), P),
                         st.sampled_from(["in", "not in"]), int_exprs)
 bool_leaves = st.one_of(comparisons, memberships, st.just(m.Name("flag", P)),
                         st.booleans().map(lambda v: m.BoolLit(v, P)))
 bool_exprs = st.recursive(bool_leaves, _bool_tree, max_leaves=6)
 cond_exprs = st.builds(lambda c, t, o: m.IfExpr(c, t, o, P), bool_exprs, int_exprs, int_exprs)
 any_int = st.one_of(int_exprs, cond_exprs,
-                    st.builds(lambda op, l, r: m.BinOp(op, l, r, P), st.sampled_from(["+", "*"]),
-                              cond_exprs, int_exprs))
+                    st.builds(binop, st.sampled_from(["+", "*"]), cond_exprs, int_exprs))
 
 
 def emit(e: m.Expr) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from baloot.grammar import model as m
 from baloot.grammar.checks import check_spec
 from baloot.grammar.errors import SpecError, SpecProblem

@@ -14,12 +14,13 @@ import string
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from baloot.grammar import model as m
 from baloot.grammar.checks import check_spec
 from baloot.grammar.errors import SpecError
 from baloot.grammar.parser import assemble, default_spec_dir, load_spec, parse_text
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 SPEC_FILES = sorted(default_spec_dir().glob("*.baloot"))
 TEXTS = {path.name: path.read_text(encoding="utf-8") for path in SPEC_FILES}

@@ -8,6 +8,7 @@ found in the fragment text itself (`col`), so they follow from what is written.
 from __future__ import annotations
 
 import pytest
+
 from baloot.grammar import model as m
 from baloot.grammar.errors import SpecError
 from baloot.grammar.parser import assemble, keyword_names, parse_text
