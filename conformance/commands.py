@@ -27,6 +27,7 @@ from .pack import Case, Pack, default_pack_folder
 from .report_console import print_report
 from .report_files import write_json, write_junit
 from .runner import Outcome, Runner
+from .terminal import console as make_console
 from .variants import load_register
 from .xfail import XfailFileError, read_xfail_file
 
@@ -129,13 +130,13 @@ def register(subparsers: Any) -> None:
 
 
 def _stderr() -> Console:
-    return Console(stderr=True)
+    return make_console(stderr=True)
 
 
 def run_lint(args: argparse.Namespace) -> int:
     folder = args.lint_cases or args.cases or default_pack_folder()
     pack, problems = lint_pack(folder)
-    console = Console()
+    console = make_console()
     for problem in problems:
         console.print(f"[red]error[/] {problem}", markup=True, highlight=False)
     count = len(pack.cases)
@@ -154,7 +155,7 @@ def run_coverage(args: argparse.Namespace) -> int:
     folder = args.coverage_cases or args.cases or default_pack_folder()
     register_ = load_register()
     pack, problems = lint_pack(folder, register_)
-    console = Console()
+    console = make_console()
     if problems:
         for problem in problems:
             console.print(f"error {problem}", markup=False, highlight=False)
@@ -199,7 +200,7 @@ def run_golden(args: argparse.Namespace) -> int:
     from .golden import write_golden
 
     folder = args.golden_cases or args.cases or default_pack_folder()
-    return write_golden(folder, check=args.check, console=Console())
+    return write_golden(folder, check=args.check, console=make_console())
 
 
 def run_adapter(args: argparse.Namespace) -> int:
@@ -278,7 +279,7 @@ def run_conform(args: argparse.Namespace) -> int:
         err.print(f"baloot conform: --only {' '.join(args.only)}: no case matches")
         return 2
 
-    console = Console()
+    console = make_console()
     console.print(
         f"[bold]case pack[/] {pack.name} {pack.version} ({len(cases)} of {len(pack.cases)} cases)"
     )

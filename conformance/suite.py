@@ -16,8 +16,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
+
+from .terminal import console as make_console
 
 REFERENCE_ENGINE = f"{shlex.quote(sys.executable)} -m baloot.conformance.reference_adapter"
 
@@ -57,7 +58,7 @@ def run_suite(args: argparse.Namespace) -> int:
     from baloot.grammar.errors import SpecError
     from baloot.grammar.parser import load_spec
 
-    console = Console()
+    console = make_console()
     try:
         profiles = tuple(args.profile) or tuple(p.name for p in load_spec().profiles)
     except SpecError:

@@ -20,6 +20,7 @@ from baloot.grammar import model as m
 from baloot.grammar.errors import SpecError
 from baloot.grammar.parser import load_spec
 
+from ..terminal import console as make_console
 from .outcome import Outcome
 
 STYLE = {
@@ -89,7 +90,7 @@ def run_verify(args: argparse.Namespace) -> int:
         return 2
     from .verify import run_all
 
-    console = Console()
+    console = make_console()
     start = time.perf_counter()
     outcomes = list(run_all(spec, args.only, engine=not args.no_engine, budget=args.budget,
                             seed=args.seed, jobs=args.jobs))
@@ -136,7 +137,7 @@ def run_explore(args: argparse.Namespace) -> int:
         return 2
     from .explore import explore, print_findings, write_findings
 
-    console = Console()
+    console = make_console()
     wanted = [spec.variant(v).name for v in args.variant] if args.variant else None
     findings = explore(spec, wanted, budget=args.budget, seed=args.seed, console=console)
     print_findings(console, findings)
