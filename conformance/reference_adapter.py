@@ -30,6 +30,7 @@ from baloot.reference_impl import definitions
 from baloot.reference_impl.notation import action_text, card_text
 from baloot.reference_impl.plain import from_plain
 
+from . import schemas
 from .engine_process import PROTOCOL_VERSION
 from .schemas import REQUEST_TYPES
 from .variants import load_register
@@ -111,27 +112,13 @@ def state_fields(observation: dict[str, Plain]) -> dict[str, Any]:
     }
 
 
-# The result fields the protocol names that are plain numbers, pairs or flags.
-_RESULT_COPIED = (
-    "multiplier",
-    "card_bunts",
-    "last_trick_bunts",
-    "points",
-    "success",
-    "kaboot",
-    "added",
-    "totals",
-    "game_over",
-    "winner",
-)
-
-
 def result_fields(result: dict[str, Plain] | None) -> dict[str, Any] | None:
     """The protocol's `result` object from the engine's `RoundResult` (None before any)."""
     if result is None:
         return None
     out: dict[str, Any] = {"contract": contract(result["contract"])}
-    out.update({k: result[k] for k in _RESULT_COPIED})
+    # every other field is a plain number, pair or flag, in the protocol's terms already
+    out.update({k: result[k] for k in schemas.result_fields() if k not in out and k != "projects"})
     out["projects"] = [[project(p) for p in team] for team in result["projects"]]
     return out
 

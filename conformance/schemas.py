@@ -83,3 +83,22 @@ def reply_errors(request_type: str, reply: dict[str, Any]) -> list[str]:
     if reply.get("ok") is False and "error" in reply:
         return schema_errors("error.reply", reply)
     return schema_errors(f"{request_type}.reply", reply)
+
+
+def _object_fields(definition: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The required and the optional fields of an object of `common.json`, in order."""
+    schema = _all_schemas()["common"]["$defs"][definition]
+    required = tuple(schema.get("required", ()))
+    optional = tuple(k for k in schema.get("properties", {}) if k not in required)
+    return required, optional
+
+
+def state_fields() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The `state` reply's required and optional fields, as the schema has them."""
+    return _object_fields("state")
+
+
+def result_fields() -> tuple[str, ...]:
+    """Every field of the `result` reply's round result, as the schema has them."""
+    required, optional = _object_fields("result")
+    return required + optional

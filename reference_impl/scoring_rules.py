@@ -131,6 +131,22 @@ def bunts_per_point(mode: Mode) -> int:
     return 10
 
 
+def converted_and_rest(mode: Mode, bunts: list[int], converted_team: int) -> list[int]:
+    """One team's bunts converted on their own, and the other team given the rest of the converted
+    whole of the round (the two readings of A5 that keep the sum).
+
+    SCORE.7: Sun conversion: a team's bunts are rounded to the nearest ten, then doubled and
+        divided by ten, giving its points for the round. A figure ending in 5, such as 25, is not
+        rounded: it is doubled and divided by ten as it stands.
+    SCORE.8: Hokum conversion: a team's bunts are divided by ten and rounded to the nearest
+        whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
+        dropping the .5 (7.5 gives 7).
+    """
+    converted = conversion(mode, bunts[converted_team])
+    whole = conversion(mode, bunts[0] + bunts[1])
+    return [converted if t == converted_team else whole - converted for t in cards_rules.teams()]
+
+
 def convert_pair(readings: Readings, mode: Mode, bunts: list[int], bidder_team: int) -> list[int]:
     """The two teams' bunts as points (A5): each team converted on its own; or the non-bidding team
     converted and the bidding team given the rest of the converted whole; or the bidding team
@@ -147,13 +163,9 @@ def convert_pair(readings: Readings, mode: Mode, bunts: list[int], bidder_team: 
     if readings.rounding == "each_team":
         return [conversion(mode, bunts[t]) for t in cards_rules.teams()]
     elif readings.rounding == "bidder_takes_rest":
-        theirs = conversion(mode, bunts[other])
-        whole = conversion(mode, bunts[0] + bunts[1])
-        return [theirs if t == other else whole - theirs for t in cards_rules.teams()]
+        return converted_and_rest(mode, bunts, other)
     else:  # readings.rounding == "adjusted_to_total"
-        ours = conversion(mode, bunts[bidder_team])
-        whole = conversion(mode, bunts[0] + bunts[1])
-        return [ours if t == bidder_team else whole - ours for t in cards_rules.teams()]
+        return converted_and_rest(mode, bunts, bidder_team)
 
 
 def unmultiplied_projects(

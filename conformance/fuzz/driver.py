@@ -22,37 +22,13 @@ from typing import Any, Protocol
 from ..engine_process import EngineError, EngineProcess
 from ..notation import ALL_CARDS, PROJECT_KINDS, RAISE_CALLS, SUITS
 from ..reference_adapter import Adapter
+from ..schemas import result_fields, state_fields
 
 PROBE = 1000  # choices from here up probe an illegal action
 MAX_STEPS = 400  # a safety bound on the actions of one trial
 
-STATE_REQUIRED = (
-    "phase",
-    "dealer",
-    "current_player",
-    "hands",
-    "contract",
-    "raises",
-    "multiplier",
-    "trick",
-    "trick_winners",
-    "totals",
-)
-STATE_OPTIONAL = ("face_up", "bids", "locked", "declarations")
-RESULT_FIELDS = (
-    "contract",
-    "multiplier",
-    "card_bunts",
-    "last_trick_bunts",
-    "projects",
-    "points",
-    "success",
-    "kaboot",
-    "added",
-    "totals",
-    "game_over",
-    "winner",
-)
+STATE_REQUIRED, STATE_OPTIONAL = state_fields()
+RESULT_FIELDS = result_fields()
 CONTRACT_FIELDS = ("kind", "trump", "bidder")
 
 
