@@ -12,6 +12,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from .clauses import clause_family
+from .rules_links import clause_link
 from .runner import ERRORED, FAILED, PASSED, SKIPPED, XFAILED, XPASSED, Outcome, RunReport
 
 STATUSES = (PASSED, FAILED, ERRORED, SKIPPED, XFAILED, XPASSED)
@@ -86,6 +87,8 @@ def _print_problem(
     console.print(
         f"[bold]clauses[/] {', '.join(o.case.clauses)}    [bold]file[/] {escape(o.case.file)}"
     )
+    for clause in o.case.clauses:
+        console.print(f"[bold]rules[/]   {clause}: {escape(clause_link(clause))}", soft_wrap=True)
     if o.case.requires:
         console.print(
             "[bold]readings[/] " + ", ".join(f"{k}={v}" for k, v in o.case.requires.items())

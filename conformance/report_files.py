@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .report_console import STATUSES, by_family, rerun_command
+from .rules_links import clause_link
 from .runner import ERRORED, FAILED, SKIPPED, XFAILED, XPASSED, RunReport
 
 
@@ -31,6 +32,7 @@ def report_as_json(report: RunReport, extra_args: list[str] | None = None) -> di
                 "kind": o.case.kind,
                 "file": o.case.file,
                 "clauses": o.case.clauses,
+                "rules": [clause_link(c) for c in o.case.clauses],
                 "requires": o.case.requires,
                 "status": o.status,
                 "raw_status": o.raw_status,
@@ -74,7 +76,8 @@ def write_junit(report: RunReport, path: Path) -> None:
             name=o.case.id,
             time=f"{o.seconds:.3f}",
         )
-        text = f"clauses: {', '.join(o.case.clauses)}\n{o.message}\n{o.diff}".strip()
+        links = "\n".join(f"rules: {clause_link(c)}" for c in o.case.clauses)
+        text = f"clauses: {', '.join(o.case.clauses)}\n{links}\n{o.message}\n{o.diff}".strip()
         if o.status == FAILED:
             ET.SubElement(
                 element, "failure", message=o.message.splitlines()[0] if o.message else ""

@@ -1,0 +1,46 @@
+"""A failure report links each clause the case tests to the rules document."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from baloot.conformance.cli import main
+from baloot.conformance.rules_links import clause_link
+
+# The reference adapter behind a filter that accepts every action: an engine
+# that never refuses an illegal one.
+NEVER_REFUSES = """
+import json, subprocess, sys
+adapter = subprocess.Popen([sys.executable, "-m", "baloot.conformance.reference_adapter"],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+for line in sys.stdin:
+    adapter.stdin.write(line)
+    adapter.stdin.flush()
+    reply = json.loads(adapter.stdout.readline())
+    if reply.get("ok") is False and "refused" in reply:
+        reply = {"seq": reply["seq"], "ok": True}
+    print(json.dumps(reply), flush=True)
+"""
+
+
+def test_a_clause_link_points_at_the_clause_anchor() -> None:
+    assert clause_link("SCORE.7").endswith("rules.html#clause-SCORE-7")
+
+
+def test_failure_report_links_the_clauses(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    engine = tmp_path / "never_refuses.py"
+    engine.write_text(NEVER_REFUSES)
+    report = tmp_path / "report.json"
+    status = main(["conform", "--engine", shlex.join([sys.executable, str(engine)]),
+                   "--only", "play.illegal.revoke", "--json", str(report)])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "rules   PLAY.2: " in out and "rules.html#clause-PLAY-2" in out
+    (outcome,) = json.loads(report.read_text())["cases"]
+    assert outcome["rules"] == [clause_link("PLAY.2")]
