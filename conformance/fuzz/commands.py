@@ -18,8 +18,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
+from ..terminal import console as make_console
 from .campaign import FuzzReport, Settings, run_campaign
 from .casefile import case_from_replay, case_id_for
 
@@ -111,7 +110,7 @@ def write_case(
 
 
 def run_command(args: argparse.Namespace) -> int:
-    console = Console(stderr=True)
+    console = make_console(stderr=True)
     try:
         settings = settings_from(args)
     except ValueError as exc:

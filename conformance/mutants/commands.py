@@ -14,9 +14,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
+from ..terminal import console as make_console
 from .catalogue import MUTANTS, Mutant
 from .run import KillReport, PackError, Verdict, run_mutants
 
@@ -127,7 +127,7 @@ def report_json(report: KillReport) -> dict[str, Any]:
 
 
 def run_command(args: argparse.Namespace) -> int:
-    console = Console()
+    console = make_console()
     mutants = select(args.only)
     if args.list:
         for m in mutants:
