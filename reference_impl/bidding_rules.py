@@ -384,7 +384,9 @@ def settle_contract(readings: Readings, game: Game, contract: Contract) -> Game:
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
     """
-    dealt = deal_rules.deal_rest(replace(game, contract=contract, asking=[]), contract.taker)
+    dealt = deal_rules.deal_rest(
+        replace(game, contract=contract, asking=[], stage=BidStage.CONTRACT_MADE), contract.taker
+    )
     if raises_rules.raises_open(readings, game.totals, contract):
         return replace(
             dealt, phase=Phase.RAISING, asking=raises_rules.opponents_in_turn(contract.bidder)
@@ -399,7 +401,7 @@ def redeal(readings: Readings, game: Game) -> Game:
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
     """
-    after = replace(game, phase=Phase.WAITING_DEAL, asking=[])
+    after = replace(game, phase=Phase.WAITING_DEAL, asking=[], stage=BidStage.DEALT_AGAIN)
     if readings.redeal_dealer == "same_dealer":
         return replace(after, next_dealer_seat=game.dealer)
     else:  # readings.redeal_dealer == "next_dealer"

@@ -49,6 +49,8 @@ class BidStage(Enum):
     ANSWERING_HOKUM = "answering_hokum"
     HOKUM_CHOICE = "hokum_choice"
     SUN_OVERCALLS = "sun_overcalls"
+    CONTRACT_MADE = "contract_made"
+    DEALT_AGAIN = "dealt_again"
 
     # each member is one object: hashing by identity is exact, and fast
     __hash__ = object.__hash__
@@ -91,6 +93,38 @@ BIDSTAGE_TRANSITIONS: dict[tuple[BidStage, BidStage], tuple[str, ...]] = {
     # BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun,
     #     taking it from the player who first bid sun, or pass.
     (BidStage.ANSWERING_HOKUM, BidStage.SUN_OVERCALLS): ("sun_bid",),
+    # the hokum bidder stays with hokum (naming the trump in the second session) or switches to sun
+    # BID.4: After a hokum bid, each of the other players in turn may bid sun or pass. If all
+    #     of them pass, the player who bid hokum may either change to sun or keep hokum.
+    # BID.8: In the second session, after a hokum bid, each player who has not passed yet may
+    #     bid sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun.
+    #     Keeping hokum, the bidder chooses the trump suit, which may not be the suit of the
+    #     face-up card.
+    (BidStage.HOKUM_CHOICE, BidStage.CONTRACT_MADE): ("hokum_bid", "sun_bid"),
+    # a sun bid that ends the bidding at once: in the second session, or in the first when A2 says
+    # so
+    # BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun,
+    #     taking it from the player who first bid sun, or pass.
+    # BID.7: If every player passes without a bid, a second bidding session begins straight
+    #     away. In this session a sun bid closes the bidding.
+    (BidStage.OPEN_BIDDING, BidStage.CONTRACT_MADE): ("sun_bid",),
+    # a sun answer to a hokum bid that ends the bidding at once: in the second session, or in the
+    # first when A2 says so
+    # BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun,
+    #     taking it from the player who first bid sun, or pass.
+    # BID.7: If every player passes without a bid, a second bidding session begins straight
+    #     away. In this session a sun bid closes the bidding.
+    (BidStage.ANSWERING_HOKUM, BidStage.CONTRACT_MADE): ("sun_bid",),
+    # every other player has had a turn: the holder of the sun bid wins it
+    # BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun,
+    #     taking it from the player who first bid sun, or pass.
+    (BidStage.SUN_OVERCALLS, BidStage.CONTRACT_MADE): ("pass_turn", "sun_bid"),
+    # the last pass of the second session: all passed twice
+    # BID.7: If every player passes without a bid, a second bidding session begins straight
+    #     away. In this session a sun bid closes the bidding.
+    # BID.9: If every player passes in the second session as well, the cards are dealt anew and
+    #     play starts over.
+    (BidStage.OPEN_BIDDING, BidStage.DEALT_AGAIN): ("pass_turn",),
 }
 
 
