@@ -28,6 +28,7 @@ from .readings import Readings
 from .runtime_support import IllegalAction, replace
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def action_of(kind: ActionKind) -> Action:
     """An action that is only its kind: pass, hokum, sun, ashkal, or a raise.
 

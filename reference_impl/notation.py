@@ -29,18 +29,22 @@ def card_text(card: Card) -> str:
     return f"{card.rank.value}{card.suit.value}"
 
 
+_CARDS = {card_text(Card(suit=s, rank=r)): Card(suit=s, rank=r) for s in Suit for r in Rank}
+
+
 def parse_card(text: str) -> Card:
-    rank, suit = _RANKS.get(text[:-1]), _SUITS.get(text[-1:])
-    if rank is None or suit is None:
+    card = _CARDS.get(text)
+    if card is None:
         raise NotationError(
             f"{text!r} is not a card: expected a rank ({' '.join(_RANKS)}) then a suit "
             f"({' '.join(_SUITS)}), as in 10S"
         )
-    return Card(suit=suit, rank=rank)
+    return card
 
 
 def parse_deck(cards: list[str]) -> list[Card]:
-    deck = [parse_card(c) for c in cards]
+    known = _CARDS.get
+    deck = [known(c) or parse_card(c) for c in cards]
     if len(deck) != len(_SUITS) * len(_RANKS) or len(set(deck)) != len(deck):
         raise NotationError(f"a deck is each of the {len(_SUITS) * len(_RANKS)} cards once; "
                             f"got {len(deck)} cards, {len(set(deck))} different")

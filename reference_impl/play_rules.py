@@ -97,29 +97,28 @@ def holds_suit(hand: list[Card], suit: Suit | None) -> bool:
     return any([c.suit == suit for c in hand])
 
 
-def breaks_lock(game: Game, hand: list[Card], card: Card) -> bool:
-    """Leading a hokum card in a locked round while holding a card of another suit.
+def lead_choices(game: Game, hand: list[Card]) -> list[Card]:
+    """The cards a player may lead: in a locked round no hokum card while holding a card of another
+    suit; otherwise any card.
 
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
     """
-    trump = game.contract.trump
-    return (
-        len(game.trick) == 0
-        and game.locked
-        and cards_rules.is_trump(card, trump)
-        and any([not cards_rules.is_trump(c, trump) for c in hand])
-    )
+    if not game.locked:
+        return hand
+    others = [c for c in hand if not cards_rules.is_trump(c, game.contract.trump)]
+    if len(others) > 0:
+        return others
+    return hand
 
 
-def fails_to_follow(game: Game, hand: list[Card], card: Card) -> bool:
-    """Playing another suit while holding a card of the led suit.
+def follow_choices(hand: list[Card], led: Suit) -> list[Card]:
+    """The cards a player holding the led suit may play: the cards of that suit.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
     """
-    led = led_suit(game.trick)
-    return led is not None and card.suit != led and holds_suit(hand, led)
+    return [c for c in hand if c.suit == led]
 
 
 def partner_winning(game: Game, seat: int) -> bool:
@@ -133,7 +132,7 @@ def partner_winning(game: Game, seat: int) -> bool:
     ) == cards_rules.partner_of(seat)
 
 
-def trump_duty_broken(game: Game, hand: list[Card], card: Card) -> bool:
+def trump_duty_choices(game: Game, hand: list[Card]) -> list[Card]:
     """Under a must-trump reading of A15: a player void in the led suit and holding trumps must
     play a trump, and one higher than every trump already in the trick when able.
 
@@ -143,43 +142,39 @@ def trump_duty_broken(game: Game, hand: list[Card], card: Card) -> bool:
     trump = game.contract.trump
     trumps = [c for c in hand if cards_rules.is_trump(c, trump)]
     if len(trumps) == 0:
-        return False
-    if not cards_rules.is_trump(card, trump):
-        return True
+        return hand
     played = [
         TRUMP_RANK_ORDER[p.card.rank] for p in game.trick if cards_rules.is_trump(p.card, trump)
     ]
     top = -1 if len(played) == 0 else max(played)
-    can_overtrump = any([TRUMP_RANK_ORDER[c.rank] > top for c in trumps])
-    return can_overtrump and TRUMP_RANK_ORDER[card.rank] < top
+    higher = [c for c in trumps if TRUMP_RANK_ORDER[c.rank] > top]
+    if len(higher) > 0:
+        return higher
+    return trumps
 
 
-def fails_to_trump(
-    readings: Readings,
-    game: Game,
-    seat: int,
-    hand: list[Card],
-    card: Card,
-) -> bool:
-    """What a player unable to follow suit must play in hokum (A15); in sun, and when leading or
-    following, this adds nothing.
+def void_choices(readings: Readings, game: Game, seat: int, hand: list[Card]) -> list[Card]:
+    """The cards a player unable to follow suit may play (A15): any card in sun; in hokum as the
+    reading says.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
     """
-    led = led_suit(game.trick)
-    if led is None or game.contract.kind != Mode.HOKUM or holds_suit(hand, led):
-        return False
+    if game.contract.kind != Mode.HOKUM:
+        return hand
     if readings.void_in_hokum == "any_card":
-        return False
+        return hand
     elif readings.void_in_hokum == "must_trump":
-        return trump_duty_broken(game, hand, card)
+        return trump_duty_choices(game, hand)
     else:  # readings.void_in_hokum == "must_trump_unless_partner_wins"
-        return not partner_winning(game, seat) and trump_duty_broken(game, hand, card)
+        if partner_winning(game, seat):
+            return hand
+        return trump_duty_choices(game, hand)
 
 
-def may_play(readings: Readings, game: Game, seat: int, card: Card) -> bool:
-    """Whether a card of the hand may be played now.
+def playable_cards(readings: Readings, game: Game, seat: int) -> list[Card]:
+    """The cards of the player's hand that may be played now: a lead as a locked round allows; a
+    card of the led suit when holding one; else what the void rule allows.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
@@ -187,17 +182,17 @@ def may_play(readings: Readings, game: Game, seat: int, card: Card) -> bool:
         hokum card when holding any other card to lead. Such a round is called locked.
     """
     hand = game.hands[seat]
-    return (
-        card in hand
-        and not breaks_lock(game, hand, card)
-        and not fails_to_follow(game, hand, card)
-        and not fails_to_trump(readings, game, seat, hand, card)
-    )
+    led = led_suit(game.trick)
+    if led is None:
+        return lead_choices(game, hand)
+    if holds_suit(hand, led):
+        return follow_choices(hand, led)
+    return void_choices(readings, game, seat, hand)
 
 
 def play_actions(readings: Readings, game: Game) -> list[Action]:
     """The actions of the player to act in the play: the projects they may declare, then every card
-    they may play, in the deck's canonical order.
+    they may play, in the hand's order.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
@@ -206,11 +201,8 @@ def play_actions(readings: Readings, game: Game) -> list[Action]:
         exception.
     """
     seat = to_play(game)
-    hand = game.hands[seat]
     return projects_rules.declaration_actions(readings, game, seat) + [
-        game_rules.play_action(c)
-        for c in cards_rules.full_deck()
-        if c in hand and may_play(readings, game, seat, c)
+        game_rules.play_action(c) for c in playable_cards(readings, game, seat)
     ]
 
 
@@ -247,30 +239,34 @@ def play_a_card(readings: Readings, game: Game, card: Card) -> Game:
     """
     seat = to_play(game)
     hand = game.hands[seat]
+    led = led_suit(game.trick)
     if card not in hand:
         raise IllegalAction(
             "the card is not in the player's hand",
             rule="play_a_card",
             clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
         )
-    if not (not breaks_lock(game, hand, card)):
-        raise IllegalAction(
-            "locked round: no leading a hokum card while holding another suit",
-            rule="play_a_card",
-            clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
-        )
-    if not (not fails_to_follow(game, hand, card)):
-        raise IllegalAction(
-            "the player must follow the led suit",
-            rule="play_a_card",
-            clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
-        )
-    if not (not fails_to_trump(readings, game, seat, hand, card)):
-        raise IllegalAction(
-            "void in the led suit: the player must trump, higher than the trumps played when able",
-            rule="play_a_card",
-            clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
-        )
+    if led is None:
+        if card not in lead_choices(game, hand):
+            raise IllegalAction(
+                "locked round: no leading a hokum card while holding another suit",
+                rule="play_a_card",
+                clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
+            )
+    elif holds_suit(hand, led):
+        if card not in follow_choices(hand, led):
+            raise IllegalAction(
+                "the player must follow the led suit",
+                rule="play_a_card",
+                clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
+            )
+    else:
+        if card not in void_choices(readings, game, seat, hand):
+            raise IllegalAction(
+                "void in the led suit: the player must trump, higher than the trumps played when able",
+                rule="play_a_card",
+                clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
+            )
     played = replace(
         game,
         hands=deal_rules.set_hand(game.hands, seat, remove(hand, card)),

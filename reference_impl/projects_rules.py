@@ -66,14 +66,21 @@ def card_at_strength(readings: Readings, suit: Suit, strength: int, trump: Suit 
     ][0]
 
 
-def run_down(
+def held_strengths(
     readings: Readings,
     cards: list[Card],
     suit: Suit,
-    strength: int,
     trump: Suit | None,
-) -> list[Card]:
-    """The cards of a suit held in unbroken sequence from a place downwards, highest first.
+) -> list[int]:
+    """The places in the sequence order of the cards of a suit among the cards.
+
+    PROJ.3: Sira: three cards of one suit in sequence.
+    """
+    return [sequence_strength(readings, c, trump) for c in cards if c.suit == suit]
+
+
+def run_length(held: list[int], strength: int) -> int:
+    """How many places are held in unbroken sequence from a place downwards.
 
     PROJ.3: Sira: three cards of one suit in sequence.
     PROJ.4: Fifty, written 50: four cards of one suit in sequence.
@@ -81,31 +88,53 @@ def run_down(
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
     """
-    if strength < 0:
-        return []
-    card = card_at_strength(readings, suit, strength, trump)
-    if card not in cards:
-        return []
-    return [card] + run_down(readings, cards, suit, strength - 1, trump)
+    if strength not in held:
+        return 0
+    return 1 + run_length(held, strength - 1)
 
 
-def is_run_top(
+@cache  # pure, of hashable arguments: each result is computed once
+def run_from(
+    readings: Readings,
+    suit: Suit,
+    top: int,
+    length: int,
+    trump: Suit | None,
+) -> list[Card]:
+    """The cards of a run of a suit: its top place and the places below it, highest first.
+
+    PROJ.3: Sira: three cards of one suit in sequence.
+    PROJ.4: Fifty, written 50: four cards of one suit in sequence.
+    PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
+        four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
+        as well.
+    """
+    return [card_at_strength(readings, suit, top - i, trump) for i in range(0, length)]
+
+
+def suit_runs(
     readings: Readings,
     cards: list[Card],
     suit: Suit,
-    strength: int,
     trump: Suit | None,
-) -> bool:
-    """Whether a held card starts a run: the card just above it in sequence is not held.
+) -> list[list[Card]]:
+    """Every maximal run of three or more cards of a suit in sequence among the cards: each starts
+    at a held place whose place above is not held.
 
     PROJ.3: Sira: three cards of one suit in sequence.
+    PROJ.4: Fifty, written 50: four cards of one suit in sequence.
+    PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
+        four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
+        as well.
     """
-    if card_at_strength(readings, suit, strength, trump) not in cards:
-        return False
-    return (
-        strength + 1 == len(RANK_MEMBERS)
-        or card_at_strength(readings, suit, strength + 1, trump) not in cards
-    )
+    held = held_strengths(readings, cards, suit, trump)
+    if len(held) < SIRA_LENGTH:
+        return []
+    return [
+        run_from(readings, suit, top, run_length(held, top), trump)
+        for top in held
+        if top + 1 not in held and run_length(held, top) >= SIRA_LENGTH
+    ]
 
 
 def maximal_runs(readings: Readings, cards: list[Card], trump: Suit | None) -> list[list[Card]]:
@@ -118,13 +147,7 @@ def maximal_runs(readings: Readings, cards: list[Card], trump: Suit | None) -> l
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
     """
-    return [
-        run_down(readings, cards, s, k, trump)
-        for s in SUIT_MEMBERS
-        for k in range(0, len(RANK_MEMBERS))
-        if is_run_top(readings, cards, s, k, trump)
-        and len(run_down(readings, cards, s, k, trump)) >= SIRA_LENGTH
-    ]
+    return [run for s in SUIT_MEMBERS for run in suit_runs(readings, cards, s, trump)]
 
 
 def sequence_kind(length: int) -> ProjectKind:
@@ -193,6 +216,18 @@ def four_of_a_kind_project(readings: Readings, rank: Rank, mode: Mode) -> Projec
     return None
 
 
+@cache  # pure, of hashable arguments: each result is computed once
+def four_of_a_kind_ranks(readings: Readings, mode: Mode) -> list[Rank]:
+    """The ranks whose four cards make a project in a mode.
+
+    PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
+        four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
+        as well.
+    PROJ.6: Four hundred, written 400: all four aces, in a sun round only.
+    """
+    return [r for r in RANK_MEMBERS if four_of_a_kind_project(readings, r, mode) is not None]
+
+
 def declared_by(game: Game, seat: int) -> list[Project]:
     """The projects a player has declared (baloot aside).
 
@@ -208,9 +243,8 @@ def free_cards(game: Game, seat: int) -> list[Card]:
 
     PROJ.8: No card may count towards more than one project.
     """
-    return [
-        c for c in game.hands[seat] if not any([c in p.cards for p in declared_by(game, seat)])
-    ]
+    taken = [c for p in declared_by(game, seat) for c in p.cards]
+    return [c for c in game.hands[seat] if c not in taken]
 
 
 def project_candidates(readings: Readings, game: Game, seat: int) -> list[Project]:
@@ -232,15 +266,15 @@ def project_candidates(readings: Readings, game: Game, seat: int) -> list[Projec
         for run in maximal_runs(readings, cards, game.contract.trump)
         for p in sequence_projects(readings, seat, run)
     ]
+    ranks = [c.rank for c in cards]
     fours = [
         Project(
             seat=seat,
             kind=four_of_a_kind_project(readings, r, mode),
             cards=[Card(rank=r, suit=s) for s in SUIT_MEMBERS],
         )
-        for r in RANK_MEMBERS
-        if four_of_a_kind_project(readings, r, mode) is not None
-        and all([Card(rank=r, suit=s) in cards for s in SUIT_MEMBERS])
+        for r in four_of_a_kind_ranks(readings, mode)
+        if len([x for x in ranks if x == r]) == len(SUIT_MEMBERS)
     ]
     return runs + fours
 

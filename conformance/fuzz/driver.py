@@ -5,7 +5,7 @@ dealer, the running totals it starts from, one deck per deal, and a list of
 choices. Replaying a trial plays the same game on both engines through the
 protocol (the reference in-process, through the reference adapter's request
 handler; the engine under test as a process): at each decision the choice
-picks one of the reference's legal actions (`choice % len(legal)`; missing
+picks one of the reference's legal actions, sorted (`choice % len(legal)`; missing
 choices are 0), or, from `PROBE` up, an action the reference refuses, to
 check the engine refuses it too and leaves its state alone. After every
 step the legal sets, the states and, when a round is over, the results are
@@ -427,7 +427,10 @@ def replay(trial: Trial, engine: EngineProcess, reference: Endpoint | None = Non
                         )
                     )
                 continue
-            action = str(legal["actions"][choice % len(legal["actions"])])
+            # the reference lists its actions in an order of its own: a choice indexes
+            # them sorted, so a trial plays the same game however that order changes
+            options = sorted((str(a) for a in legal["actions"]), key=lambda a: (_action_key(a), a))
+            action = options[choice % len(options)]
             reference_ok({"type": "apply", "action": action})
             reply = eut({"type": "apply", "action": action}, phase)
             rounds[-1].actions.append(action)

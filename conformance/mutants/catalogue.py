@@ -191,8 +191,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "PLAY.2",
         "Any card of the hand may be played: following suit is not enforced.",
         "play.baloot",
-        "  return led != none and card.suit != led and holds_suit(hand, led)",
-        "  return false",
+        "  return [c for c in hand if c.suit == led]",
+        "  return hand",
     ),
     Mutant(
         "led_suit_is_last_card",
@@ -267,8 +267,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "PROJ.8",
         "A card may count towards two projects of a player.",
         "projects.baloot",
-        "  return [c for c in game.hands[seat] if not any([c in p.cards for p in"
-        " declared_by(game, seat)])]",
+        "  return [c for c in game.hands[seat] if c not in taken]",
         "  return game.hands[seat]",
     ),
     Mutant(
