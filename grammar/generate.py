@@ -136,9 +136,16 @@ def _record(spec: m.Spec, r: m.Record) -> list[str]:
     emitter = Emitter(Context(spec, lambda n: n, lambda n: False))
     fields = [(f.name, emitter.type_text(f.type)) for f in r.fields]
     if not is_value_record(spec, r):  # no slots: `replace` copies the field dict at once
-        out = ["", "@dataclass(frozen=True)", f"class {r.name}:"]
+        out = ["", "@dataclass(frozen=True, init=False)", f"class {r.name}:"]
         out += docstring(r.doc, r.cites, spec, "    ")
-        return [*out, "", *(f"    {name}: {kind}" for name, kind in fields), ""]
+        out += ["", *(f"    {name}: {kind}" for name, kind in fields), ""]
+        out += _signature("__init__", ["self", *(f"{name}: {kind}" for name, kind in fields)],
+                          "None", indent="    ")
+        out += ['        """Each field written once, straight into the instance dict (frozen: '
+                'never again)."""',
+                "        fields = self.__dict__"]
+        out += [f'        fields["{name}"] = {name}' for name, _ in fields]
+        return [*out, ""]
     table = f"_{constant_name(r.name)}_VALUES"
     key = ", ".join(name for name, _ in fields) + ("," if len(fields) == 1 else "")
     out = ["", f"{table}: dict[tuple[{', '.join(k for _, k in fields)}], {r.name}] = {{}}", "",
@@ -345,11 +352,12 @@ def is_kept(spec: m.Spec, rule: m.Rule) -> bool:
                for n in walk_body(rule.body))
 
 
-def _signature(name: str, params: list[str], returns: str) -> list[str]:
-    one_line = f"def {name}({', '.join(params)}) -> {returns}:"
+def _signature(name: str, params: list[str], returns: str, indent: str = "") -> list[str]:
+    one_line = f"{indent}def {name}({', '.join(params)}) -> {returns}:"
     if len(one_line) <= WIDTH:
         return [one_line]
-    return [f"def {name}(", *[f"    {p}," for p in params], f") -> {returns}:"]
+    return [f"{indent}def {name}(", *[f"{indent}    {p}," for p in params],
+            f"{indent}) -> {returns}:"]
 
 
 def _import_line(module: str, names: list[str]) -> list[str]:

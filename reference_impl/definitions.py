@@ -128,7 +128,7 @@ BIDSTAGE_TRANSITIONS: dict[tuple[BidStage, BidStage], tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Contract:
     """What the bidding ended in. `bidder` is the bid winner for the raises, the lead and the
     scoring; `caller` made the winning call; `taker` takes the face-up card (the caller, or the
@@ -151,8 +151,26 @@ class Contract:
     caller: int
     taker: int
 
+    def __init__(
+        self,
+        kind: Mode,
+        trump: Suit | None,
+        bidder: int,
+        ashkal: bool,
+        caller: int,
+        taker: int,
+    ) -> None:
+        """Each field written once, straight into the instance dict (frozen: never again)."""
+        fields = self.__dict__
+        fields["kind"] = kind
+        fields["trump"] = trump
+        fields["bidder"] = bidder
+        fields["ashkal"] = ashkal
+        fields["caller"] = caller
+        fields["taker"] = taker
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Call:
     """A call in the bidding or the raising, and who made it.
 
@@ -166,6 +184,12 @@ class Call:
 
     seat: int
     action: Action
+
+    def __init__(self, seat: int, action: Action) -> None:
+        """Each field written once, straight into the instance dict (frozen: never again)."""
+        fields = self.__dict__
+        fields["seat"] = seat
+        fields["action"] = action
 
 
 # ---- spec/cards.baloot -----------------------------------------------------
@@ -389,7 +413,7 @@ class ActionKind(Enum):
 ACTIONKIND_MEMBERS: tuple[ActionKind, ...] = tuple(ActionKind)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Action:
     """One action of the player to act. Its notation is the kind, then each field that is set, in
     order: `hokum S` (the trump named in the second session), `double closed`, `declare sira 9H
@@ -419,8 +443,24 @@ class Action:
     project: ProjectKind | None
     cards: list[Card]
 
+    def __init__(
+        self,
+        kind: ActionKind,
+        suit: Suit | None,
+        lock: Lock | None,
+        project: ProjectKind | None,
+        cards: list[Card],
+    ) -> None:
+        """Each field written once, straight into the instance dict (frozen: never again)."""
+        fields = self.__dict__
+        fields["kind"] = kind
+        fields["suit"] = suit
+        fields["lock"] = lock
+        fields["project"] = project
+        fields["cards"] = cards
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Game:
     """The whole state of a game. First the fields the conformance protocol reports: the phase, the
     round's dealer, the face-up card, the hands by seat, the bidding and raising calls, the
@@ -466,6 +506,68 @@ class Game:
     last_result: RoundResult | None
     winner: int | None
 
+    def __init__(
+        self,
+        phase: Phase,
+        dealer: int,
+        face_up: Card,
+        hands: list[list[Card]],
+        bids: list[Call],
+        contract: Contract | None,
+        raises: list[Call],
+        multiplier: int,
+        locked: bool,
+        declarations: list[Project],
+        trick: list[Play],
+        trick_winners: list[int],
+        totals: list[int],
+        next_dealer_seat: int,
+        stock: list[Card],
+        session: int,
+        stage: BidStage,
+        asking: list[int],
+        hokum_bidder: int | None,
+        sun_caller: int | None,
+        sun_by_ashkal: bool,
+        level: RaiseLevel,
+        doubler: int | None,
+        closed: bool,
+        leader: int,
+        tricks: list[Trick],
+        last_result: RoundResult | None,
+        winner: int | None,
+    ) -> None:
+        """Each field written once, straight into the instance dict (frozen: never again)."""
+        fields = self.__dict__
+        fields["phase"] = phase
+        fields["dealer"] = dealer
+        fields["face_up"] = face_up
+        fields["hands"] = hands
+        fields["bids"] = bids
+        fields["contract"] = contract
+        fields["raises"] = raises
+        fields["multiplier"] = multiplier
+        fields["locked"] = locked
+        fields["declarations"] = declarations
+        fields["trick"] = trick
+        fields["trick_winners"] = trick_winners
+        fields["totals"] = totals
+        fields["next_dealer_seat"] = next_dealer_seat
+        fields["stock"] = stock
+        fields["session"] = session
+        fields["stage"] = stage
+        fields["asking"] = asking
+        fields["hokum_bidder"] = hokum_bidder
+        fields["sun_caller"] = sun_caller
+        fields["sun_by_ashkal"] = sun_by_ashkal
+        fields["level"] = level
+        fields["doubler"] = doubler
+        fields["closed"] = closed
+        fields["leader"] = leader
+        fields["tricks"] = tricks
+        fields["last_result"] = last_result
+        fields["winner"] = winner
+
 
 # Points that win the game.
 # END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
@@ -502,7 +604,7 @@ class ProjectKind(Enum):
 PROJECTKIND_MEMBERS: tuple[ProjectKind, ...] = tuple(ProjectKind)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Project:
     """A project of one player and the cards it is made of.
 
@@ -514,6 +616,13 @@ class Project:
     seat: int
     kind: ProjectKind
     cards: list[Card]
+
+    def __init__(self, seat: int, kind: ProjectKind, cards: list[Card]) -> None:
+        """Each field written once, straight into the instance dict (frozen: never again)."""
+        fields = self.__dict__
+        fields["seat"] = seat
+        fields["kind"] = kind
+        fields["cards"] = cards
 
 
 PROJECT_KIND_ORDER: dict[ProjectKind, int] = {
@@ -646,7 +755,7 @@ SUN_RAISE_GATE = 100
 # ---- spec/play.baloot ------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Play:
     """One card played to a trick, and by whom.
 
@@ -657,8 +766,14 @@ class Play:
     seat: int
     card: Card
 
+    def __init__(self, seat: int, card: Card) -> None:
+        """Each field written once, straight into the instance dict (frozen: never again)."""
+        fields = self.__dict__
+        fields["seat"] = seat
+        fields["card"] = card
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Trick:
     """A finished trick: its four plays in order (the leader's first) and its winner.
 
@@ -671,11 +786,17 @@ class Trick:
     plays: list[Play]
     winner: int
 
+    def __init__(self, plays: list[Play], winner: int) -> None:
+        """Each field written once, straight into the instance dict (frozen: never again)."""
+        fields = self.__dict__
+        fields["plays"] = plays
+        fields["winner"] = winner
+
 
 # ---- spec/scoring.baloot ---------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class RoundResult:
     """What a round scored; per-team lists are [team 0, team 1]. `card_bunts` are the bunts of the
     cards won, `last_trick_bunts` the 10 of the last trick, `bunts` their sum; `projects` the
@@ -714,6 +835,44 @@ class RoundResult:
     project_values: list[int]
     level: RaiseLevel
     round_winner: int
+
+    def __init__(
+        self,
+        contract: Contract,
+        multiplier: int,
+        card_bunts: list[int],
+        last_trick_bunts: list[int],
+        projects: list[list[Project]],
+        points: list[int],
+        success: bool,
+        kaboot: int | None,
+        added: list[int],
+        totals: list[int],
+        game_over: bool,
+        winner: int | None,
+        bunts: list[int],
+        project_values: list[int],
+        level: RaiseLevel,
+        round_winner: int,
+    ) -> None:
+        """Each field written once, straight into the instance dict (frozen: never again)."""
+        fields = self.__dict__
+        fields["contract"] = contract
+        fields["multiplier"] = multiplier
+        fields["card_bunts"] = card_bunts
+        fields["last_trick_bunts"] = last_trick_bunts
+        fields["projects"] = projects
+        fields["points"] = points
+        fields["success"] = success
+        fields["kaboot"] = kaboot
+        fields["added"] = added
+        fields["totals"] = totals
+        fields["game_over"] = game_over
+        fields["winner"] = winner
+        fields["bunts"] = bunts
+        fields["project_values"] = project_values
+        fields["level"] = level
+        fields["round_winner"] = round_winner
 
 
 # Extra bunts for winning the last trick.

@@ -184,12 +184,12 @@ def legal_actions(readings: Readings, game: Game) -> list[Action]:
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
     """
+    if game.phase == Phase.PLAYING:
+        return play_rules.play_actions(readings, game)
     if game.phase == Phase.BIDDING:
         return bidding_rules.bidding_actions(readings, game)
     if game.phase == Phase.RAISING:
         return raises_rules.raising_actions(readings, game)
-    if game.phase == Phase.PLAYING:
-        return play_rules.play_actions(readings, game)
     return []
 
 
@@ -206,11 +206,11 @@ def apply_action(readings: Readings, game: Game, action: Action) -> Game:
             rule="apply_action",
             clauses=("GAME.1",),
         )
+    if game.phase == Phase.PLAYING:
+        return play_rules.apply_play_action(readings, game, action)
     if game.phase == Phase.BIDDING:
         return bidding_rules.apply_bid(readings, game, action)
-    if game.phase == Phase.RAISING:
-        return raises_rules.apply_raise(readings, game, action)
-    return play_rules.apply_play_action(readings, game, action)
+    return raises_rules.apply_raise(readings, game, action)
 
 
 def finish_round(readings: Readings, game: Game) -> Game:

@@ -127,9 +127,9 @@ def suit_runs(
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
     """
-    held = held_strengths(readings, cards, suit, trump)
-    if len(held) < SIRA_LENGTH:
+    if len([c for c in cards if c.suit == suit]) < SIRA_LENGTH:
         return []
+    held = held_strengths(readings, cards, suit, trump)
     return [
         run_from(readings, suit, top, run_length(held, top), trump)
         for top in held

@@ -53,6 +53,9 @@ _apply_action = _with_readings(entry_points.apply_action)
 _current_player = _with_readings(entry_points.current_player)
 
 
+_PHASE_TEXT: dict[definitions.Phase, str] = {p: str(p.value) for p in definitions.Phase}
+
+
 def choose_readings(profile: str = "literal", overrides: dict[str, str] | None = None) -> Readings:
     """A profile's readings with single variants overridden (by name or by ID, A1...)."""
     if profile not in PROFILES:
@@ -101,7 +104,7 @@ class Game:
 
     @property
     def phase(self) -> str:
-        return str(self.state.phase.value)
+        return _PHASE_TEXT[self.state.phase]
 
     @property
     def current_player(self) -> int | None:

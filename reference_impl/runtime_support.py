@@ -3,7 +3,6 @@ two list helpers of the rule language. Hand-written; no Baloot rule lives here."
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -31,24 +30,18 @@ def index_of(items: list[T], item: T) -> int:
     return items.index(item)
 
 
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
-
-
 def replace(record: R, /, **changes: object) -> R:
     """A copy of a record with some fields changed, as `dataclasses.replace` makes it.
 
     Generated records (but value records, which never change) keep their fields in
     the instance dict, so the copy is two dict updates; the frozen dataclass has
     checked its fields when the original was built, and a changed field must be
-    one of them."""
-    cls = record.__class__
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = frozenset(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
-    if not changes.keys() <= names:
-        unknown = ", ".join(sorted(changes.keys() - names))
-        raise TypeError(f"{cls.__name__} has no field {unknown}")
-    copy: R = object.__new__(cls)
-    copy.__dict__.update(record.__dict__)
-    copy.__dict__.update(changes)
+    one of them: a name that is not one would add an entry to the dict."""
+    copy: R = object.__new__(record.__class__)
+    fields = copy.__dict__
+    fields.update(record.__dict__)
+    fields.update(changes)
+    if len(fields) != len(record.__dict__):
+        unknown = ", ".join(sorted(changes.keys() - record.__dict__.keys()))
+        raise TypeError(f"{record.__class__.__name__} has no field {unknown}")
     return copy
