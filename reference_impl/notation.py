@@ -67,6 +67,22 @@ _ACTION_FIELDS = tuple(field.name for field in dataclasses.fields(Action))
 
 
 def action_text(action: Action) -> str:
+    known = _TEXTS.get(id(action))
+    if known is not None and known[0] is action:
+        return known[1]
+    text = _action_text(action)
+    if len(_TEXTS) < _CACHE_LIMIT:
+        _TEXTS[id(action)] = (action, text)  # the record is kept, so its id stays its own
+    return text
+
+
+# Texts of records already written, by the record's identity (speed: the engine hands out
+# the same records for the same actions all game). Records are never changed.
+_TEXTS: dict[int, tuple[Action, str]] = {}
+_CACHE_LIMIT = 100_000
+
+
+def _action_text(action: Action) -> str:
     words: list[str] = []
     for name in _ACTION_FIELDS:
         value = getattr(action, name)
@@ -82,20 +98,17 @@ def parse_action(text: str) -> Action:
     The first word is the kind; each later word fills the next field that
     can take it (a card, a list of cards, or an enum member by notation).
     """
-    fields = _PARSED.get(text)
-    if fields is None:
+    record = _PARSED.get(text)
+    if record is None:
         record = _parse_action(text)
-        if len(_PARSED) < _PARSED_LIMIT:
-            _PARSED[text] = tuple(getattr(record, name) for name in _ACTION_FIELDS)
-        return record
-    # a fresh record, with fresh lists, as reading the text again would give
-    values: list[Any] = [list(v) if v.__class__ is list else v for v in fields]
-    return Action(*values)
+        if len(_PARSED) < _CACHE_LIMIT:
+            _PARSED[text] = record
+    return record
 
 
-# Texts already read, as their field values (speed: the same few texts come back all game).
-_PARSED: dict[str, tuple[Any, ...]] = {}
-_PARSED_LIMIT = 100_000
+# Texts already read, and their records (speed: the same few texts come back all game;
+# records are never changed, so one record serves every reading of a text).
+_PARSED: dict[str, Action] = {}
 
 
 def _parse_action(text: str) -> Action:

@@ -88,15 +88,6 @@ def trick_winner(plays: list[Play], trump: Suit | None) -> int:
     return [p.seat for p in followers if PLAIN_RANK_ORDER[p.card.rank] == best][0]
 
 
-def holds_suit(hand: list[Card], suit: Suit | None) -> bool:
-    """Whether a hand holds a card of a suit.
-
-    PLAY.2: Every player must play a card of the suit led when holding one. A player with no
-        card of that suit may play any card, a hokum card included.
-    """
-    return any([c.suit == suit for c in hand])
-
-
 def lead_choices(game: Game, hand: list[Card]) -> list[Card]:
     """The cards a player may lead: in a locked round no hokum card while holding a card of another
     suit; otherwise any card.
@@ -113,7 +104,7 @@ def lead_choices(game: Game, hand: list[Card]) -> list[Card]:
 
 
 def follow_choices(hand: list[Card], led: Suit) -> list[Card]:
-    """The cards a player holding the led suit may play: the cards of that suit.
+    """The cards of the led suit in a hand: a player holding any must play one of them.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
@@ -185,8 +176,9 @@ def playable_cards(readings: Readings, game: Game, seat: int) -> list[Card]:
     led = led_suit(game.trick)
     if led is None:
         return lead_choices(game, hand)
-    if holds_suit(hand, led):
-        return follow_choices(hand, led)
+    following = follow_choices(hand, led)
+    if len(following) > 0:
+        return following
     return void_choices(readings, game, seat, hand)
 
 
@@ -253,20 +245,22 @@ def play_a_card(readings: Readings, game: Game, card: Card) -> Game:
                 rule="play_a_card",
                 clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
             )
-    elif holds_suit(hand, led):
-        if card not in follow_choices(hand, led):
-            raise IllegalAction(
-                "the player must follow the led suit",
-                rule="play_a_card",
-                clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
-            )
     else:
-        if card not in void_choices(readings, game, seat, hand):
-            raise IllegalAction(
-                "void in the led suit: the player must trump, higher than the trumps played when able",
-                rule="play_a_card",
-                clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
-            )
+        following = follow_choices(hand, led)
+        if len(following) > 0:
+            if card not in following:
+                raise IllegalAction(
+                    "the player must follow the led suit",
+                    rule="play_a_card",
+                    clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
+                )
+        else:
+            if card not in void_choices(readings, game, seat, hand):
+                raise IllegalAction(
+                    "void in the led suit: the player must trump, higher than the trumps played when able",
+                    rule="play_a_card",
+                    clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
+                )
     played = replace(
         game,
         hands=deal_rules.set_hand(game.hands, seat, remove(hand, card)),
