@@ -390,7 +390,8 @@ def _finish(lines: list[str]) -> str:
 # -------------------------------------------------------------- entry points --
 
 ENTRY_RULES = (
-    "start_game", "start_game_at", "deal_next", "legal_actions", "apply_action", "current_player",
+    "start_game", "start_game_at", "deal_next", "legal_actions", "apply_action",
+    "apply_legal_action", "current_player",
 )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .game_rules import (
     apply_action,
+    apply_legal_action,
     current_player,
     deal_next,
     legal_actions,
@@ -20,5 +21,6 @@ __all__ = [
     "deal_next",
     "legal_actions",
     "apply_action",
+    "apply_legal_action",
     "current_player",
 ]

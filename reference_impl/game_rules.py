@@ -213,6 +213,21 @@ def apply_action(readings: Readings, game: Game, action: Action) -> Game:
     return raises_rules.apply_raise(readings, game, action)
 
 
+def apply_legal_action(readings: Readings, game: Game, action: Action) -> Game:
+    """The state after an action that legal_actions has just listed for this very state: the same
+    as apply_action gives, without judging again what is known to be legal; a card goes straight
+    to its effect.
+
+    GAME.1: A game is played as a series of rounds, and each round has three phases: the
+        bidding, then the play of the tricks, then the scoring.
+    PLAY.2: Every player must play a card of the suit led when holding one. A player with no
+        card of that suit may play any card, a hokum card included.
+    """
+    if game.phase == Phase.PLAYING and action.kind == ActionKind.PLAY_CARD:
+        return play_rules.card_played(readings, game, play_rules.to_play(game), action.cards[0])
+    return apply_action(readings, game, action)
+
+
 def finish_round(readings: Readings, game: Game) -> Game:
     """The eighth trick is over: the round is scored, each team adds its points to its running
     total, and the game ends if a team has won; otherwise it waits for the next deal, by the

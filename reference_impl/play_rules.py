@@ -261,9 +261,23 @@ def play_a_card(readings: Readings, game: Game, card: Card) -> Game:
                     rule="play_a_card",
                     clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
                 )
+    return card_played(readings, game, seat, card)
+
+
+def card_played(readings: Readings, game: Game, seat: int, card: Card) -> Game:
+    """A card of the player to act, judged playable, goes from the hand to the trick; a baloot is
+    noted at its second card, and the fourth card closes the trick.
+
+    PLAY.2: Every player must play a card of the suit led when holding one. A player with no
+        card of that suit may play any card, a hokum card included.
+    PLAY.4: Whoever wins a trick leads to the next one. The round is over once every card has
+        been played.
+    PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made in
+        a sun round, and it is declared once it has been made.
+    """
     played = replace(
         game,
-        hands=deal_rules.set_hand(game.hands, seat, remove(hand, card)),
+        hands=deal_rules.set_hand(game.hands, seat, remove(game.hands[seat], card)),
         trick=game.trick + [Play(seat=seat, card=card)],
     )
     after = projects_rules.note_baloot(readings, played, seat, card)

@@ -50,6 +50,7 @@ _start_game_at = _with_readings(entry_points.start_game_at)
 _deal_next = _with_readings(entry_points.deal_next)
 _legal_actions = _with_readings(entry_points.legal_actions)
 _apply_action = _with_readings(entry_points.apply_action)
+_apply_legal_action = _with_readings(entry_points.apply_legal_action)
 _current_player = _with_readings(entry_points.current_player)
 
 
@@ -149,7 +150,15 @@ class Game:
     # -- acting ---------------------------------------------------------------------
 
     def apply(self, action: str | definitions.Action) -> None:
-        """Apply one action; an illegal one raises `IllegalAction` and changes nothing."""
+        """Apply one action; an illegal one raises `IllegalAction` and changes nothing.
+
+        An action that is one of the legal actions just listed for this state (the same
+        record, or the same text) goes to the rules' `apply_legal_action`, which does not
+        judge again what is known to be legal; any other goes to `apply_action`."""
+        legal = self._listed(action)
+        if legal is not None:
+            self.state = _apply_legal_action(self.readings, self.state, legal)
+            return
         if isinstance(action, str):
             try:
                 record = parse_action(action)
@@ -158,6 +167,21 @@ class Game:
         else:
             record = action
         self.state = _apply_action(self.readings, self.state, record)
+
+    def _listed(self, action: str | definitions.Action) -> definitions.Action | None:
+        """The listed legal record that `action` is (by identity) or names (by its text)."""
+        cached = self._legal
+        if cached is None or cached[0] is not self.state or cached[1] is not self.readings:
+            return None
+        records, texts = cached[2], cached[3]
+        if isinstance(action, str):
+            if texts is not None and action in texts:
+                return records[texts.index(action)]
+            return None
+        for record in records:
+            if record is action:
+                return record
+        return None
 
     def deal(self, deck: list[str]) -> None:
         """Deal the next round (after a round, or after everyone passed twice)."""

@@ -179,6 +179,7 @@ class Rates:
     illegal: float = 0.05
     round_trip: float = 0.03
     text_check: float = 0.1
+    checked_path: float = 0.2
     # how often a bidder passes on purpose (when passing is legal) before choosing at random:
     # more passes reach the second session, the last bidder's hokum and the redeal
     pass_bias: float = 0.0
@@ -265,6 +266,8 @@ def step(game: Game, rng: random.Random, stats: Stats, rates: Rates,
         game.apply(action)
     stats.actions += 1
     after = game.state
+    if rng.random() < rates.checked_path:
+        check_checked_path(game, before, action)
     check_recorded_by(before, after, action, seat)
     check_machines(before, after, stats)
     if after.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and before.phase == Phase.PLAYING:
@@ -272,6 +275,12 @@ def step(game: Game, rng: random.Random, stats: Stats, rates: Rates,
         check_round(before, after, dealt_hands)
         stats.rounds += 1
     return game, dealt_hands
+
+
+def check_checked_path(game: Game, before: Any, action: Action) -> None:
+    """A listed legal action goes to `apply_legal_action`, which skips the checks: the
+    rules' full `apply_action` must reach the very same state from the same one."""
+    assert game_rules.apply_action(game.readings, before, action) == game.state
 
 
 def check_full_hands(hands: list[list[Card]]) -> None:
