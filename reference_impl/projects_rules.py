@@ -88,6 +88,8 @@ def run_length(held: list[int], strength: int) -> int:
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
     """
+    if strength < 0:
+        return 0
     if strength not in held:
         return 0
     return 1 + run_length(held, strength - 1)
@@ -118,8 +120,8 @@ def suit_runs(
     suit: Suit,
     trump: Suit | None,
 ) -> list[list[Card]]:
-    """Every maximal run of three or more cards of a suit in sequence among the cards: each starts
-    at a held place whose place above is not held.
+    """Every maximal run of three or more cards of a suit in sequence among the cards, lowest
+    first: each starts at a held place whose place above is not held.
 
     PROJ.3: Sira: three cards of one suit in sequence.
     PROJ.4: Fifty, written 50: four cards of one suit in sequence.
@@ -132,8 +134,8 @@ def suit_runs(
     held = held_strengths(readings, cards, suit, trump)
     return [
         run_from(readings, suit, top, run_length(held, top), trump)
-        for top in held
-        if top + 1 not in held and run_length(held, top) >= SIRA_LENGTH
+        for top in range(0, len(RANK_MEMBERS))
+        if top in held and top + 1 not in held and run_length(held, top) >= SIRA_LENGTH
     ]
 
 
