@@ -14,7 +14,9 @@ the raises, the projects of the first trick, the 32 cards, the scoring):
 - `text`:    `legal_actions()` and `apply(text)`, the conformance protocol's way;
 
 a hand with no bid is dealt again and counts toward the round that follows;
-when a game ends a new one starts (its setup counts too).
+when a game ends a new one starts (its setup counts too). The decks come from
+a pool shuffled before the clock starts, as do the hands of jass-kit's lean
+loop; jass-kit's arena deals inside its own loop.
 
 jass-kit 2 (pure Python on numpy; a Schieber round: the trump choice, which
 the forehand may push to the partner, then 36 cards scored trick by trick):
@@ -39,12 +41,13 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import itertools
 import pstats
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from baloot.reference_impl import Game, new_game
@@ -52,6 +55,7 @@ from baloot.reference_impl.readings import PROFILES
 
 DECK = [f"{rank}{suit}" for suit in "SHDC" for rank in ["7", "8", "9", "10", "J", "Q", "K", "A"]]
 ACTING = ("bidding", "raising", "playing")
+POOL = 512  # decks (hands for jass-kit) shuffled before the clock starts
 
 
 @dataclass
@@ -75,7 +79,13 @@ def deck(rng: random.Random) -> list[str]:
     return cards
 
 
-def play_round(game: Game, rng: random.Random, as_text: bool) -> int:
+def deck_pool(rng: random.Random) -> Iterator[list[str]]:
+    """Decks shuffled before the clock starts, handed out in turn (jass-kit's lean loop
+    gets its hands the same way): the time measured is the engine's, not the shuffle's."""
+    return itertools.cycle([deck(rng) for _ in range(POOL)])
+
+
+def play_round(game: Game, rng: random.Random, as_text: bool, decks: Iterator[list[str]]) -> int:
     """Play the dealt round to its end (dealing again after a hand with no bid); the actions."""
     actions = 0
     while True:
@@ -87,21 +97,22 @@ def play_round(game: Game, rng: random.Random, as_text: bool) -> int:
                 game.apply(rng.choice(game.legal_action_records()))
             actions += 1
         elif phase == "deal":  # everyone passed twice: the same round is dealt again
-            game.deal(deck(rng))
+            game.deal(next(decks))
         else:
             return actions
 
 
 def ours(seconds: float, rng: random.Random, profile: str, as_text: bool) -> Tally:
     tally = Tally()
+    decks = deck_pool(rng)
     start = time.perf_counter()
-    game = new_game(profile, dealer=rng.randrange(4), deck=deck(rng))
+    game = new_game(profile, dealer=rng.randrange(4), deck=next(decks))
     while time.perf_counter() - start < seconds:
         if game.phase == "game_over":
-            game = new_game(profile, dealer=rng.randrange(4), deck=deck(rng))
+            game = new_game(profile, dealer=rng.randrange(4), deck=next(decks))
         elif game.phase == "round_over":
-            game.deal(deck(rng))
-        tally.actions += play_round(game, rng, as_text)
+            game.deal(next(decks))
+        tally.actions += play_round(game, rng, as_text, decks)
         tally.rounds += 1
     tally.seconds = time.perf_counter() - start
     return tally
@@ -112,18 +123,19 @@ def sessions(session_rounds: int, seconds: float, rng: random.Random, profile: s
     tally = Tally()
     places: dict[str, list[float]] = {"1st": [], "2nd-5th": [], "6th+": []}
     spent = 0.0
+    decks = deck_pool(rng)
     while spent < seconds or tally.rounds < session_rounds:
         begin = time.perf_counter()
-        game = new_game(profile, dealer=rng.randrange(4), deck=deck(rng))
+        game = new_game(profile, dealer=rng.randrange(4), deck=next(decks))
         place = 1
         for _ in range(session_rounds):
             if game.phase == "game_over":
-                game = new_game(profile, dealer=rng.randrange(4), deck=deck(rng))
+                game = new_game(profile, dealer=rng.randrange(4), deck=next(decks))
                 place = 1
             elif game.phase == "round_over":
-                game.deal(deck(rng))
+                game.deal(next(decks))
             round_start = time.perf_counter()
-            tally.actions += play_round(game, rng, as_text=False)
+            tally.actions += play_round(game, rng, False, decks)
             took = time.perf_counter() - round_start
             places["1st" if place == 1 else "2nd-5th" if place <= 5 else "6th+"].append(took)
             place += 1
@@ -148,9 +160,10 @@ def jass_lean(seconds: float, rng: random.Random) -> Tally:
     rule = RuleSchieber()
     sim = GameSim(rule=rule)
     tally = Tally()
+    hands = itertools.cycle([deal_random_hand() for _ in range(POOL)])
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        sim.init_from_cards(hands=deal_random_hand(), dealer=rng.randrange(4))
+        sim.init_from_cards(hands=next(hands), dealer=rng.randrange(4))
         trump = rng.choice([PUSH, *range(MAX_TRUMP + 1)])
         sim.action_trump(trump)
         tally.actions += 1
