@@ -167,8 +167,9 @@ def current_player(game: Game) -> int | None:
 
 
 def legal_actions(readings: Readings, game: Game) -> list[Action]:
-    """Every legal action of the player to act, in canonical order; none while the game waits for a
-    deal or is over.
+    """Every legal action of the player to act (calls in canonical order; in the play,
+    declarations, then cards in the hand's order); none while the game waits for a deal or is
+    over.
 
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.

@@ -7,11 +7,13 @@ queue) unrolled; instead:
   deals, every bidding sequence is walked exhaustively (depth-first over
   `legal_actions()`); refuted if a sequence passes the bound or a state in the
   bidding offers no action;
-- a legal card: for each choice of the play readings (every combination of
+- a legal action: for each choice of the play readings (every combination of
   the variants the spec's `play_actions` consults), seeded random rounds are
   played to the end, raises taken often so that locked rounds occur; refuted
-  if a player to act in the play has no `play` action, or any player to act
-  has no action at all.
+  if any player to act, in any phase, has no action, or a player to act in the
+  play has no `play` action. That the play always offers a card is proven for
+  every hand and trick by `legal-card` (`playable.py`); this walk adds the
+  states the engine reaches, every phase, and the whole `play_actions`.
 """
 
 from __future__ import annotations
@@ -109,10 +111,12 @@ def check_bidding_ends(spec: m.Spec, deals: int = 3) -> Iterator[Outcome]:
                           f"{states} states; longest bidding {longest} calls")
 
 
-def check_legal_card(spec: m.Spec, budget: float = 10.0, seed: int = 1) -> Iterator[Outcome]:
-    cid = "legal-card"
-    title = ("the player to act always has a legal action, and in the play a legal card, "
-             "under every legality reading, locked rounds included (PLAY.2, RAISE.2)")
+def check_legal_action(spec: m.Spec, budget: float = 10.0, seed: int = 1) -> Iterator[Outcome]:
+    cid = "legal-action"
+    title = ("in the rounds the engine plays, the player to act always has a legal action in "
+             "every phase, and in the play a card, under every legality reading, locked "
+             "rounds included (PLAY.2, RAISE.2; the card is proven for every state by "
+             "legal-card)")
     rules = _citing(spec, "PLAY.2", "RAISE.2")
     try:
         rt = _engine()

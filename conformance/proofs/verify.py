@@ -15,7 +15,7 @@ from functools import partial
 
 from baloot.grammar import model as m
 
-from . import bounds, invariants, liveness, projects
+from . import bounds, invariants, liveness, playable, projects
 from .outcome import Outcome
 
 Check = Callable[[m.Spec], Iterable[Outcome]]
@@ -26,6 +26,7 @@ def all_checks(engine: bool = True, budget: float = 20.0, seed: int = 1
     """(id, check) in report order."""
     checks: list[tuple[str, Check]] = [
         *invariants.CHECKS,
+        ("legal-card", playable.check_legal_card),
         ("four-aces", projects.check_four_aces),
         ("projects-disjoint", projects.check_disjoint_projects),
         # one task per mode, so that the two cores share the heaviest checks
@@ -37,7 +38,8 @@ def all_checks(engine: bool = True, budget: float = 20.0, seed: int = 1
     if engine:
         checks += [
             ("bidding-ends", liveness.check_bidding_ends),
-            ("legal-card", partial(liveness.check_legal_card, budget=budget * 0.5, seed=seed)),
+            ("legal-action", partial(liveness.check_legal_action, budget=budget * 0.5,
+                                     seed=seed)),
         ]
     return checks
 
@@ -62,7 +64,7 @@ def run_all(spec: m.Spec, only: list[str], engine: bool = True, budget: float = 
         if task:
             tasks.append(task)
             placed.update(n for n, _ in task)
-    heavy = ("projects-disjoint", "legal-card")  # started first, after the groups
+    heavy = ("projects-disjoint", "legal-action")  # started first, after the groups
     tasks += [[(n, c)] for n, c in checks if n in heavy]
     tasks += [[(n, c)] for n, c in checks if n not in placed and n not in heavy]
     results: dict[str, list[Outcome]] = {}
