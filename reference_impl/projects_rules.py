@@ -390,7 +390,7 @@ def note_baloot(readings: Readings, game: Game, seat: int, card: Card) -> Game:
         a sun round, and it is declared once it has been made.
     """
     trump = game.contract.trump
-    if card.rank not in [Rank.KING, Rank.QUEEN] or not cards_rules.is_trump(card, trump):
+    if not cards_rules.is_trump(card, trump) or card.rank not in [Rank.KING, Rank.QUEEN]:
         return game
     pair = [Card(rank=Rank.KING, suit=card.suit), Card(rank=Rank.QUEEN, suit=card.suit)]
     other = pair[1] if card.rank == Rank.KING else pair[0]

@@ -300,8 +300,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "PROJ.7",
         "Baloot scored in sun for a king and queen of one suit played by one player.",
         "projects.baloot",
-        "  if card.rank not in [king, queen] or not is_trump(card, trump) { return game }",
-        "  if card.rank not in [king, queen] or (trump != none and card.suit != trump) { return"
+        "  if not is_trump(card, trump) or card.rank not in [king, queen] { return game }",
+        "  if (trump != none and card.suit != trump) or card.rank not in [king, queen] { return"
         " game }",
     ),
     Mutant(
