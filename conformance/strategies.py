@@ -15,7 +15,7 @@ seats 0-3, see PROTOCOL.md); the positions come from the reference engine,
 so `position.legal`, `position.state` and `position.result` are what a
 conforming engine must answer there. All strategies shrink towards the
 canonical deck (7S 8S ... AC), dealer 0, totals 0-0 and the first legal
-action at every step.
+action (in sorted order) at every step.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def legal_positions(
     count = draw(st.integers(0, max_actions))
     actions: list[str] = []
     for _ in range(count):
-        legal = game.legal_actions()
+        legal = sorted(game.legal_actions())  # an index means the same whatever the listing order
         if not legal:
             break
         action = legal[draw(st.integers(0, len(legal) - 1))]
