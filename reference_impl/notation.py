@@ -33,7 +33,7 @@ _CARDS = {card_text(Card(suit=s, rank=r)): Card(suit=s, rank=r) for s in Suit fo
 
 
 def parse_card(text: str) -> Card:
-    card = _CARDS.get(text)
+    card = _CARDS.get(text) if isinstance(text, str) else None
     if card is None:
         raise NotationError(
             f"{text!r} is not a card: expected a rank ({' '.join(_RANKS)}) then a suit "
@@ -43,8 +43,7 @@ def parse_card(text: str) -> Card:
 
 
 def parse_deck(cards: list[str]) -> list[Card]:
-    known = _CARDS.get
-    deck = [known(c) or parse_card(c) for c in cards]
+    deck = [parse_card(c) for c in cards]
     if len(deck) != len(_SUITS) * len(_RANKS) or len(set(deck)) != len(deck):
         raise NotationError(f"a deck is each of the {len(_SUITS) * len(_RANKS)} cards once; "
                             f"got {len(deck)} cards, {len(set(deck))} different")

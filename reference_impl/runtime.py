@@ -164,8 +164,11 @@ class Game:
                 record = parse_action(action)
             except NotationError as err:
                 raise IllegalAction(str(err), rule="notation", clauses=()) from None
-        else:
+        elif isinstance(action, definitions.Action):
             record = action
+        else:
+            raise TypeError(f"{action!r} is not an action: expected its text (as 'play 10S') "
+                            "or an Action record")
         self.state = _apply_action(self.readings, self.state, record)
 
     def _listed(self, action: str | definitions.Action) -> definitions.Action | None:
