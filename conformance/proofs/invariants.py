@@ -74,7 +74,8 @@ def _card(u: Universe, name: str, constraints: list[z3.BoolRef]) -> SRecord:
     return v
 
 
-def _field(r: SRecord, name: str) -> Value:
+def _field(r: Value, name: str) -> Value:
+    assert isinstance(r, SRecord)
     v = r.get(name)
     if v is None:
         raise Missing(f"the record {r.record} has no field {name!r}")

@@ -29,7 +29,15 @@ import z3
 from baloot.grammar import model as m
 
 from .explore import LIST_BOUND
-from .invariants import Contract, ReadingChoice, _outcome, contracts, reading_choices, suit_enum
+from .invariants import (
+    Contract,
+    ReadingChoice,
+    _field,
+    _outcome,
+    contracts,
+    reading_choices,
+    suit_enum,
+)
 from .outcome import Missing, Outcome, find, guarded, need_const, need_rule, prove
 from .projects import HAND_SIZE, _contract_record
 from .symbolic import (
@@ -124,7 +132,7 @@ class PlayState:
             before = game.updated({"trick": SList(trick.items[:i])})
             then = t.call(to_play, [before]).value
             assert isinstance(play, SRecord) and isinstance(then, z3.ArithRef)
-            cons.append(z3.Implies(g, equal(_get(play, "seat"), then)))
+            cons.append(z3.Implies(g, equal(_field(play, "seat"), then)))
         # The hand of the player to act: at least one card, none of them in the trick.
         hand: Value = self.hands[-1]
         for k in reversed(range(seats - 1)):
@@ -132,18 +140,10 @@ class PlayState:
         assert isinstance(hand, SList)
         self.hand = hand
         cons.append(count(hand.items) >= 1)
-        cards = [(g, _get(p, "card")) for g, p in trick.items]
+        cards = [(g, _field(p, "card")) for g, p in trick.items]
         for i, (gi, ci) in enumerate(cards):
             cons += [z3.Implies(and_(gi, gj), z3.Not(equal(ci, cj))) for gj, cj in cards[i + 1:]]
             cons += [z3.Implies(and_(gi, gh), z3.Not(equal(ci, ch))) for gh, ch in hand.items]
-
-
-def _get(r: Value, name: str) -> Value:
-    assert isinstance(r, SRecord)
-    v = r.get(name)
-    if v is None:
-        raise Missing(f"the record {r.record} has no field {name!r}")
-    return v
 
 
 def check_legal_card(spec: m.Spec) -> Iterator[Outcome]:
