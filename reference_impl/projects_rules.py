@@ -129,9 +129,9 @@ def suit_runs(
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
     """
-    if len([c for c in cards if c.suit == suit]) < SIRA_LENGTH:
-        return []
     held = held_strengths(readings, cards, suit, trump)
+    if len(held) < SIRA_LENGTH:
+        return []
     return [
         run_from(readings, suit, top, run_length(held, top), trump)
         for top in range(0, len(RANK_MEMBERS))
