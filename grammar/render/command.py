@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from baloot.grammar import model as m
 from baloot.grammar.errors import SpecError
 from baloot.grammar.parser import load_spec
 
@@ -29,6 +30,9 @@ def add_render_command(
                         "(none), or read the JSON that `baloot verify --json FILE` wrote")
     render.add_argument("--no-examples", action="store_true",
                         help="leave out the worked examples played by the reference engine")
+    render.add_argument("--check", action="store_true",
+                        help="write nothing; fail when the files in the folder differ from "
+                        "what the spec renders now (the z3 results section aside)")
     render.set_defaults(run=run_render)
 
 
@@ -40,9 +44,27 @@ def run_render(args: argparse.Namespace) -> int:
     except SpecError as err:
         print(err.render(), file=sys.stderr)
         return 1
+    if args.check:
+        return _check(spec, args.out)
     if args.proofs not in ("auto", "none") and not Path(args.proofs).is_file():
         print(f"baloot spec render: no proof results file {args.proofs}", file=sys.stderr)
         return 1
     written = render(spec, args.out, Options(examples=not args.no_examples, proofs=args.proofs))
     print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def _check(spec: m.Spec, out: Path | None) -> int:
+    from baloot.grammar.render.freshness import stale_files
+
+    stale = stale_files(spec, out)
+    for item in stale:
+        print(item.render(), file=sys.stderr)
+    if stale:
+        again = "baloot spec render" + (f" --out {out}" if out else "")
+        print(f"baloot spec render --check: the rules document is out of date; run `{again}` "
+              "to write it again", file=sys.stderr)
+        return 1
+    print("the rules document is up to date with the spec (the z3 results section is not "
+          "compared: its counterexamples may differ from one z3 version to another)")
     return 0

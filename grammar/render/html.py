@@ -120,6 +120,11 @@ def block_html(block: d.Block) -> str:
     return f'<div class="{_e(block.kind)}"{_id(block.anchor)}>\n{inner}\n</div>'
 
 
+def section_opening(section: d.Section) -> list[str]:
+    """The lines that open a top-level section: the element with its anchor, and its title."""
+    return [f'<section class="top" id="{_e(section.anchor)}">', f"<h1>{_e(section.title)}</h1>"]
+
+
 def render_html(document: d.Document) -> str:
     toc = "".join(f'<li><a href="#{_e(s.anchor)}">{_e(s.title)}</a></li>'
                   for s in document.sections)
@@ -140,8 +145,7 @@ def render_html(document: d.Document) -> str:
         "<main>",
     ]
     for section in document.sections:
-        parts.append(f'<section class="top" id="{_e(section.anchor)}">')
-        parts.append(f"<h1>{_e(section.title)}</h1>")
+        parts.extend(section_opening(section))
         parts.extend(block_html(b) for b in section.blocks)
         parts.append("</section>")
     parts += ["</main>", "</body>", "</html>", ""]

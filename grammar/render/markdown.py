@@ -83,6 +83,11 @@ def block_md(block: d.Block) -> list[str]:
     return [*_anchor(block.anchor), *(line for b in block.blocks for line in block_md(b))]
 
 
+def section_opening(section: d.Section) -> list[str]:
+    """The lines that open a top-level section: its anchor and its heading."""
+    return [*_anchor(section.anchor), f"## {_e(section.title)}", ""]
+
+
 def render_markdown(document: d.Document) -> str:
     lines = [f"# {_e(document.title)}", ""]
     for block in document.intro:
@@ -92,8 +97,7 @@ def render_markdown(document: d.Document) -> str:
     lines.extend(f"1. [{_e(s.title)}](#{s.anchor})" for s in document.sections)
     lines.append("")
     for section in document.sections:
-        lines.extend(_anchor(section.anchor))
-        lines.extend([f"## {_e(section.title)}", ""])
+        lines.extend(section_opening(section))
         for block in section.blocks:
             lines.extend(block_md(block))
     while lines and not lines[-1]:

@@ -4,7 +4,10 @@ each refute the matching invariant with a counterexample."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
+import json
 from functools import cache
 
 import pytest
@@ -146,13 +149,46 @@ def test_cli_verify_subset(name: str, capsys: pytest.CaptureFixture[str]) -> Non
     assert name in out and "proven" in out
 
 
-def test_the_whole_verify_run_passes(capsys: pytest.CaptureFixture[str]) -> None:
+@dataclasses.dataclass(frozen=True)
+class VerifyRun:
+    status: int
+    out: str
+    outcomes: list[dict[str, object]]
+
+
+@pytest.fixture(scope="module")
+def whole_verify_run(tmp_path_factory: pytest.TempPathFactory) -> VerifyRun:
+    """`baloot verify` on the real spec, run once for the tests below."""
+    from baloot.conformance.cli import main
+
+    results = tmp_path_factory.mktemp("verify") / "proofs.json"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["verify", "--json", str(results)])
+    return VerifyRun(status, out.getvalue(), json.loads(results.read_text(encoding="utf-8")))
+
+
+def test_the_whole_verify_run_passes(whole_verify_run: VerifyRun) -> None:
     """Every invariant of `baloot verify` on the real spec: proven, explored, or refuted
     only where a reading is known to break it; a rule the z3 translation cannot take
     (say, recursion on a symbolic value) is an error and fails the run."""
-    from baloot.conformance.cli import main
+    assert whole_verify_run.status == 0, whole_verify_run.out[-3000:]
+    assert " error " not in whole_verify_run.out and "proven" in whole_verify_run.out
 
-    status = main(["verify"])
-    out = capsys.readouterr().out
-    assert status == 0, out[-3000:]
-    assert " error " not in out and "proven" in out
+
+def test_the_rules_document_shows_the_current_z3_results(whole_verify_run: VerifyRun) -> None:
+    """docs/rules.md lists the z3 checks of `baloot verify` (those that need no engine run)
+    with the results they give now, row for row; `baloot spec render` writes it again."""
+    from baloot.conformance.proofs.verify import all_checks
+    from baloot.grammar.render.extras import project_root
+    from baloot.grammar.render.freshness import proof_rows
+
+    engine_only = ({name.split("/")[0] for name, _ in all_checks(engine=True)}
+                   - {name.split("/")[0] for name, _ in all_checks(engine=False)})
+    now = [(str(o["check"]), str(o["contract"]), str(o["status"]))
+           for o in whole_verify_run.outcomes if o["check"] not in engine_only]
+    document = (project_root() / "docs" / "rules.md").read_text(encoding="utf-8")
+    shown = [(check, contract.replace("\\", ""), status)
+             for check, contract, status in proof_rows(document)]
+    assert engine_only and now, "the run and the split of its checks are not empty"
+    assert shown == now, "docs/rules.md shows other z3 results: run `baloot spec render`"

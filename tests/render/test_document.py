@@ -17,6 +17,7 @@ from baloot.grammar.render import clause_anchor, clause_id_anchor
 from baloot.grammar.render.anchors import decl_anchor, profile_anchor, variant_anchor
 from baloot.grammar.render.document import Options, build_document, render
 from baloot.grammar.render.extras import witness_blocks
+from baloot.grammar.render.freshness import stale_files
 from baloot.grammar.render.html import render_html
 from baloot.grammar.render.markdown import render_markdown
 
@@ -124,6 +125,48 @@ def test_worked_examples_are_played_by_the_engine(rendered: Path) -> None:
     for contract in ("sun", "hokum"):
         assert f'id="example-{contract}-round"' in scoring
     assert "card_bunts" in scoring and "could not play" not in scoring
+
+
+def test_checked_in_document_is_up_to_date(spec: m.Spec) -> None:
+    """docs/rules.* is what the spec renders now (z3 results aside: see the proofs tests)."""
+    stale = stale_files(spec)
+    assert not stale, "\n".join(s.render() for s in stale) + "\nrun `baloot spec render`"
+
+
+def test_a_stale_document_is_reported_by_file_and_line(spec: m.Spec, tmp_path: Path) -> None:
+    render(spec, tmp_path, Options(proofs="none"))
+    assert stale_files(spec, tmp_path) == []
+    md = tmp_path / "rules.md"
+    lines = md.read_text(encoding="utf-8").splitlines(keepends=True)
+    proofs_at = lines.index('<a id="proofs"></a>\n')
+    lines[proofs_at + 4] = "a z3 result written by another z3 version\n"
+    md.write_text("".join(lines), encoding="utf-8")
+    assert stale_files(spec, tmp_path) == []  # the z3 results are not compared here
+    original, lines[2] = lines[2], "an edit by hand\n"
+    lines.insert(proofs_at + 6, "one more z3 line\n")  # later lines shift by one
+    index_at = lines.index('<a id="index"></a>\n')
+    lines[index_at + 2] = "## Index, edited\n"
+    md.write_text("".join(lines), encoding="utf-8")
+    (tmp_path / "rules.html").unlink()
+    stale = {s.path.name: s for s in stale_files(spec, tmp_path)}
+    assert stale["rules.html"].line == 0 and stale["rules.html"].render().endswith("missing")
+    assert (stale["rules.md"].line, stale["rules.md"].found) == (3, "an edit by hand")
+    lines[2] = original
+    md.write_text("".join(lines), encoding="utf-8")
+    stale_md = stale_files(spec, tmp_path)[1]
+    assert (stale_md.line, stale_md.found) == (index_at + 3, "## Index, edited")
+    assert stale_md.expected == "## Index of declarations"
+
+
+def test_render_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from baloot.conformance.cli import main
+
+    assert main(["spec", "render", "--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
+    assert main(["spec", "render", "--check", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'rules.html'}: missing" in err
+    assert f"baloot spec render --out {tmp_path}" in err
 
 
 def test_rendering_is_deterministic(spec: m.Spec, rendered: Path, tmp_path: Path) -> None:
