@@ -1,7 +1,7 @@
 """`baloot suite`: the main job, with a summary at the end.
 
-It runs, in order: the spec's checks, the staleness check of the generated
-engine, the z3 invariants, and the conformance pack against the reference
+It runs, in order: the spec's checks, the staleness checks of the generated
+engine and of the rules document, the z3 invariants, and the conformance pack against the reference
 engine under each profile. Each step is the same subcommand a user would
 run alone; the suite goes on after a failing step, so the summary covers
 every step, and exits 1 if any failed.
@@ -34,6 +34,7 @@ def steps(profiles: tuple[str, ...]) -> list[Step]:
         Step("spec: parse and check", ("spec", "check")),
         Step("spec: every clause covered", ("spec", "trace")),
         Step("engine: generated code up to date", ("gen", "--check")),
+        Step("docs: rules document up to date", ("spec", "render", "--check")),
         Step("invariants: z3 proofs", ("verify",)),
         Step("pack: lint", ("conform", "lint")),
         Step("pack: coverage of clauses and readings", ("conform", "coverage")),
