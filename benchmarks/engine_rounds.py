@@ -102,16 +102,24 @@ def play_round(game: Game, rng: random.Random, as_text: bool, decks: Iterator[li
             return actions
 
 
+def ready_round(game: Game, rng: random.Random, profile: str, decks: Iterator[list[str]]
+                ) -> tuple[Game, bool]:
+    """The game with a round dealt and ready to play: a new game after one ended (True),
+    else the next round dealt if the last one is over (False)."""
+    if game.phase == "game_over":
+        return new_game(profile, dealer=rng.randrange(4), deck=next(decks)), True
+    if game.phase == "round_over":
+        game.deal(next(decks))
+    return game, False
+
+
 def ours(seconds: float, rng: random.Random, profile: str, as_text: bool) -> Tally:
     tally = Tally()
     decks = deck_pool(rng)
     start = time.perf_counter()
     game = new_game(profile, dealer=rng.randrange(4), deck=next(decks))
     while time.perf_counter() - start < seconds:
-        if game.phase == "game_over":
-            game = new_game(profile, dealer=rng.randrange(4), deck=next(decks))
-        elif game.phase == "round_over":
-            game.deal(next(decks))
+        game, _ = ready_round(game, rng, profile, decks)
         tally.actions += play_round(game, rng, as_text, decks)
         tally.rounds += 1
     tally.seconds = time.perf_counter() - start
@@ -129,11 +137,9 @@ def sessions(session_rounds: int, seconds: float, rng: random.Random, profile: s
         game = new_game(profile, dealer=rng.randrange(4), deck=next(decks))
         place = 1
         for _ in range(session_rounds):
-            if game.phase == "game_over":
-                game = new_game(profile, dealer=rng.randrange(4), deck=next(decks))
+            game, new = ready_round(game, rng, profile, decks)
+            if new:
                 place = 1
-            elif game.phase == "round_over":
-                game.deal(next(decks))
             round_start = time.perf_counter()
             tally.actions += play_round(game, rng, False, decks)
             took = time.perf_counter() - round_start

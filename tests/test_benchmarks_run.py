@@ -1,0 +1,52 @@
+"""The benchmarks still run end to end, on a tiny budget. No figure is asserted here:
+speed targets live in the benchmarks themselves, never in timed tests."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_engine_rounds_benchmark_plays_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load("engine_rounds")
+    assert bench.main(["--seconds", "0.05", "--repeats", "1", "--no-jass"]) == 0
+    out = capsys.readouterr().out
+    for row in ("baloot reference, records", "baloot reference, text"):
+        line = next(x for x in out.splitlines() if x.startswith(f"| {row}"))
+        rounds_per_second = float(line.split("|")[2])
+        assert rounds_per_second > 0, line
+    for places in ("1st", "2nd-5th", "6th+"):
+        assert f"| {places}" in out
+
+
+def test_engine_rounds_sessions_count_every_round() -> None:
+    bench = _load("engine_rounds")
+    import random
+
+    tally = bench.sessions(10, 0.0, random.Random(4), "federation")
+    assert tally.rounds == 10  # one session of 10 rounds, however short the budget
+    assert sum(len(t) for t in tally.by_place.values()) == 10
+    assert len(tally.by_place["1st"]) >= 1 and tally.actions >= 10 * 32
+
+
+def test_conformance_runner_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load("conformance_runner")
+    bench.main(["--baseline-sample", "2", "--synthetic", "0"])  # its exit status is a speed target
+    out = capsys.readouterr().out
+    assert "streamed, one process" in out and "one process per case (first 2)" in out
+    assert "targets:" in out and "not passed!" not in out  # every case passed, both ways
