@@ -123,9 +123,10 @@ def partner_winning(game: Game, seat: int) -> bool:
     ) == cards_rules.partner_of(seat)
 
 
-def trump_duty_choices(game: Game, hand: list[Card]) -> list[Card]:
+def trump_duty_choices(game: Game, seat: int, hand: list[Card]) -> list[Card]:
     """Under a must-trump reading of A15: a player void in the led suit and holding trumps must
-    play a trump, and one higher than every trump already in the trick when able.
+    play a trump; once an opponent has trumped this trick, one higher than every trump already
+    in it, when able. A trump of the partner's alone brings no duty to beat it.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
@@ -134,10 +135,17 @@ def trump_duty_choices(game: Game, hand: list[Card]) -> list[Card]:
     trumps = [c for c in hand if cards_rules.is_trump(c, trump)]
     if len(trumps) == 0:
         return hand
-    played = [
-        TRUMP_RANK_ORDER[p.card.rank] for p in game.trick if cards_rules.is_trump(p.card, trump)
+    opponent_trumps = [
+        p
+        for p in game.trick
+        if cards_rules.is_trump(p.card, trump)
+        and cards_rules.team_of(p.seat) != cards_rules.team_of(seat)
     ]
-    top = -1 if len(played) == 0 else max(played)
+    if len(opponent_trumps) == 0:
+        return trumps
+    top = max(
+        [TRUMP_RANK_ORDER[p.card.rank] for p in game.trick if cards_rules.is_trump(p.card, trump)]
+    )
     higher = [c for c in trumps if TRUMP_RANK_ORDER[c.rank] > top]
     if len(higher) > 0:
         return higher
@@ -156,11 +164,11 @@ def void_choices(readings: Readings, game: Game, seat: int, hand: list[Card]) ->
     if readings.void_in_hokum == "any_card":
         return hand
     elif readings.void_in_hokum == "must_trump":
-        return trump_duty_choices(game, hand)
+        return trump_duty_choices(game, seat, hand)
     else:  # readings.void_in_hokum == "must_trump_unless_partner_wins"
         if partner_winning(game, seat):
             return hand
-        return trump_duty_choices(game, hand)
+        return trump_duty_choices(game, seat, hand)
 
 
 def playable_cards(readings: Readings, game: Game, seat: int) -> list[Card]:
@@ -257,7 +265,7 @@ def play_a_card(readings: Readings, game: Game, card: Card) -> Game:
         else:
             if card not in void_choices(readings, game, seat, hand):
                 raise IllegalAction(
-                    "void in the led suit: the player must trump, higher than the trumps played when able",
+                    "void in the led suit: the player must trump, and over-trump once an opponent has trumped, when able",
                     rule="play_a_card",
                     clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
                 )

@@ -195,6 +195,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "  return hand",
     ),
     Mutant(
+        "over_trump_the_partner",
+        "PLAY.2",
+        "Under A15 must_trump, a player void in the led suit must beat every trump in the "
+        "trick even when only the partner has trumped.",
+        "play.baloot",
+        " and team_of(p.seat) != team_of(seat)]",
+        "]",
+    ),
+    Mutant(
         "led_suit_is_last_card",
         "PLAY.2",
         "The suit to follow taken from the last card played to the trick, not the first.",

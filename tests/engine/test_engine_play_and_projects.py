@@ -81,6 +81,53 @@ def test_partner_winning(reading: str, seat_1: set[str]) -> None:
     assert plays(game) == {f"play {c}" for c in seat_1}
 
 
+# Seat 0 holds every heart and leads under dealer_right (A16); seat 3 takes the face-up KD,
+# so diamonds are trumps (order J 9 A 10 K Q 8 7). Seats 1, 2 and 3 hold no heart; seat 1,
+# seat 3's partner, holds one trump, the 10D. In OVER seat 2 holds the 9D, above the 10D;
+# in UNDER the QD, below it; in NONE no trump at all.
+def _trumping(seat_2_trump: str | None) -> list[list[str]]:
+    seat_2 = ["7S", "AC", "KC", "QC", "JC", "10C", "9C", seat_2_trump or "8C"]
+    seat_3 = ["AD", "JD", "8D", "7D", "QD", "KD", "9D", "7C"]  # sixth card: the face-up KD
+    if seat_2_trump:  # seat 3 gives up that trump and takes the 8C instead
+        seat_3[seat_3.index(seat_2_trump)] = "8C"
+    return [
+        ["AH", "KH", "QH", "JH", "10H", "9H", "8H", "7H"],
+        ["10D", "AS", "KS", "QS", "JS", "10S", "9S", "8S"],
+        seat_2,
+        seat_3,
+    ]
+
+
+NONE, OVER, UNDER = _trumping(None), _trumping("9D"), _trumping("QD")
+SEAT_3_TRUMPS = {"AD", "JD", "8D", "7D", "QD", "KD", "9D"}
+
+
+@pytest.mark.parametrize(("deal", "seat_2_plays", "reading", "seat_3"), [
+    # Only the partner has trumped (10D): the duty to trump stays, the duty to beat it does
+    # not, so every trump is allowed, the 8D and 7D below the 10D included; not the 7C.
+    (NONE, "7S", "must_trump", SEAT_3_TRUMPS),
+    (NONE, "7S", "must_trump_unless_partner_wins", set(NONE[3])),  # the 10D is winning
+    (NONE, "7S", "any_card", set(NONE[3])),
+    # The opponent over-trumps with the 9D: seat 3 must beat it, and only the JD does.
+    (OVER, "9D", "must_trump", {"JD"}),
+    (OVER, "9D", "must_trump_unless_partner_wins", {"JD"}),  # the 9D is winning
+    # The opponent trumps under the partner with the QD: an opponent has trumped, so seat 3
+    # must go above every trump in the trick, the partner's 10D too: J, 9 and A do.
+    (UNDER, "QD", "must_trump", {"JD", "9D", "AD"}),
+    (UNDER, "QD", "must_trump_unless_partner_wins", set(UNDER[3])),  # the 10D is winning
+])
+def test_over_trumping_is_owed_once_an_opponent_has_trumped(
+        deal: list[list[str]], seat_2_plays: str, reading: str, seat_3: set[str]) -> None:
+    game = start(deal, taker=3, first_leader="dealer_right", void_in_hokum=reading)
+    play(game, *SEAT_3_HOKUM, "play AH", "play 10D", f"play {seat_2_plays}")
+    assert game.current_player == 3
+    assert plays(game) == {f"play {c}" for c in seat_3}
+    if reading == "must_trump":
+        with pytest.raises(IllegalAction) as refused:
+            game.apply("play 7C")
+        assert refused.value.rule == "play_a_card" and "must trump" in refused.value.message
+
+
 # ---- declaring projects -----------------------------------------------------------------
 
 @pytest.mark.parametrize(("reading", "offered"), [
