@@ -389,7 +389,8 @@ def kaboot_result(
     bidder_team: int,
 ) -> list[int]:
     """A team that wins every trick scores 44 (A9: 88 if the face-up card was an ace, or 25 in
-    hokum with projects and raises applied as to other points); the other team scores nothing.
+    hokum with its projects and the raises applied as to other points); the other team scores
+    nothing, its projects included.
 
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
@@ -401,7 +402,9 @@ def kaboot_result(
     else:  # readings.kaboot == "sun_44_hokum_25"
         value = KABOOT_POINTS if mode == Mode.SUN else KABOOT_HOKUM_POINTS
         base = [value if t == team else 0 for t in cards_rules.teams()]
-        return points_on_top(readings, mode, base, projects, baloots, multiplier, bidder_team)
+        own = [projects[t] if t == team else 0 for t in cards_rules.teams()]
+        own_baloot = [baloots[t] if t == team else 0 for t in cards_rules.teams()]
+        return points_on_top(readings, mode, base, own, own_baloot, multiplier, bidder_team)
 
 
 def gahwa_points(

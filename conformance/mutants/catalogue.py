@@ -405,6 +405,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "      let value = if game.face_up.rank == ace then kaboot_ace_points else kaboot_points",
         "      let value = kaboot_points",
     ),
+    Mutant(
+        "kaboot_swept_team_keeps_projects",
+        "SCORE.11",
+        "Under A9 sun_44_hokum_25, the team that won no trick still scores its own projects.",
+        "scoring.baloot",
+        "let own = [(if t == team then projects[t] else 0) for t in teams()]",
+        "let own = projects",
+    ),
     # ---- the game --------------------------------------------------------------------------
     Mutant(
         "game_ends_at_151",

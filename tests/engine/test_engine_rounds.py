@@ -196,6 +196,44 @@ def test_hokum_kaboot_with_baloot(profile: str, points: list[int], added: list[i
     assert r["added"] == added
 
 
+# Seat 1 holds all eight hearts, a hundred (PROJ.5, A17 hundred_only), and wins no trick:
+# seat 0 bids sun and takes every trick with its aces, tens and kings.
+SWEPT_WITH_A_HUNDRED = [
+    ["AS", "10S", "KS", "AD", "10D", "KD", "AC", "10C"],
+    ["AH", "KH", "QH", "JH", "10H", "9H", "8H", "7H"],
+    ["QS", "9S", "7S", "QD", "9D", "7D", "KC", "9C"],
+    ["JS", "8S", "JD", "8D", "QC", "JC", "8C", "7C"],
+]
+# Trick by trick, seat 0 leading each (sun order A 10 K Q J 9 8 7); seat 1 declares its
+# hundred at its first turn and throws a heart to every trick.
+SWEEP_OF_SEAT_1 = [
+    "play AS", "declare hundred AH KH QH JH 10H 9H 8H 7H", "play AH", "play 7S", "play 8S",
+    "play 10S", "play KH", "play 9S", "play JS",
+    "play KS", "play QH", "play QS", "play QC",      # seat 3 has no spade left
+    "play AD", "play JH", "play 7D", "play 8D",
+    "play 10D", "play 10H", "play 9D", "play JD",
+    "play KD", "play 9H", "play QD", "play 7C",      # seat 3 has no diamond left
+    "play AC", "play 8H", "play 9C", "play 8C",
+    "play 10C", "play 7H", "play KC", "play JC",     # 10C above KC and JC
+]
+
+
+@pytest.mark.parametrize(("profile", "overrides"), [
+    ("literal", {}),                                  # A9 flat_44
+    ("literal", {"kaboot": "sun_44_hokum_25"}),
+    ("federation", {}),  # A7 best_team_only makes the hundred the best project: no matter
+])
+def test_the_swept_team_scores_nothing_not_even_its_projects(
+        profile: str, overrides: dict[str, str]) -> None:
+    # SCORE.11: "the other team scores nothing"; A9 only asks what the sweeping team adds.
+    game = start(SWEPT_WITH_A_HUNDRED, profile=profile, **overrides)
+    play(game, "sun", "pass", "pass", "pass", *SWEEP_OF_SEAT_1)
+    r = result(game)
+    assert r["kaboot"] == 0 and r["card_bunts"] == [120, 0]
+    assert [[p["kind"] for p in team] for team in r["projects"]] == [[], ["hundred"]]
+    assert r["added"] == [44, 0]
+
+
 # ---- the end of the game -------------------------------------------------------------
 
 def test_target_reached_ends_the_game() -> None:
