@@ -51,7 +51,11 @@ def sun_gate_open(readings: Readings, totals: list[int], bidder_team: int) -> bo
     """
     own = totals[bidder_team]
     theirs = totals[cards_rules.other_team(bidder_team)]
-    if readings.sun_raises in ("gate_strict_all", "gate_strict_double_only"):
+    if readings.sun_raises in (
+        "gate_strict_all",
+        "gate_strict_no_gahwa",
+        "gate_strict_double_only",
+    ):
         return own > SUN_RAISE_GATE and theirs < SUN_RAISE_GATE
     else:  # readings.sun_raises == "gate_inclusive_all"
         return own >= SUN_RAISE_GATE and theirs <= SUN_RAISE_GATE
@@ -74,7 +78,7 @@ def raises_open(readings: Readings, totals: list[int], contract: Contract) -> bo
 
 def next_raise_allowed(readings: Readings, contract: Contract, level: RaiseLevel) -> bool:
     """Whether a further raise exists above a level: up to gahwa in hokum; in sun as A11 says
-    (federation: the double only).
+    (federation: the double only; the gahwa-in-sun half of A22: up to the four).
 
     RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
         If it does, the bid winner may triple them; then the player who doubled may make them four
@@ -89,6 +93,8 @@ def next_raise_allowed(readings: Readings, contract: Contract, level: RaiseLevel
         return True
     if readings.sun_raises in ("gate_strict_all", "gate_inclusive_all"):
         return True
+    elif readings.sun_raises == "gate_strict_no_gahwa":
+        return level != RaiseLevel.QUADRUPLED
     else:  # readings.sun_raises == "gate_strict_double_only"
         return level == RaiseLevel.NO_RAISE
 

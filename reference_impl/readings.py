@@ -30,7 +30,7 @@ class Readings:
     )
     kaboot: str  # A9: flat_44 | sun_44_hokum_25
     locked_round: str  # A10: double_and_four | any_raise | doubler_chooses
-    sun_raises: str  # A11: gate_strict_all | gate_inclusive_all | gate_strict_double_only
+    sun_raises: str  # A11: gate_strict_all | gate_inclusive_all | gate_strict_no_gahwa | gate_strict_double_only
     multipliers: str  # A12: points_only | points_and_projects | points_and_projects_but_baloot
     gahwa: str  # A13: round_decides_game | worth_152
     ashkal: str  # A14: third_fourth_any_session | third_fourth_first_session | partner_is_bidder
@@ -84,7 +84,12 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     ),
     "kaboot": ("flat_44", "sun_44_hokum_25"),
     "locked_round": ("double_and_four", "any_raise", "doubler_chooses"),
-    "sun_raises": ("gate_strict_all", "gate_inclusive_all", "gate_strict_double_only"),
+    "sun_raises": (
+        "gate_strict_all",
+        "gate_inclusive_all",
+        "gate_strict_no_gahwa",
+        "gate_strict_double_only",
+    ),
     "multipliers": ("points_only", "points_and_projects", "points_and_projects_but_baloot"),
     "gahwa": ("round_decides_game", "worth_152"),
     "ashkal": ("third_fourth_any_session", "third_fourth_first_session", "partner_is_bidder"),

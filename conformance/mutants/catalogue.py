@@ -139,10 +139,10 @@ MUTANTS: tuple[Mutant, ...] = (
         "RAISE.3",
         "The sun raise gate at 100 inclusive: 100 against 100 opens it.",
         "raises.baloot",
-        "gate_strict_all, gate_strict_double_only { return own > sun_raise_gate and theirs <"
-        " sun_raise_gate }",
-        "gate_strict_all, gate_strict_double_only { return own >= sun_raise_gate and theirs <="
-        " sun_raise_gate }",
+        "gate_strict_all, gate_strict_no_gahwa, gate_strict_double_only { return own >"
+        " sun_raise_gate and theirs < sun_raise_gate }",
+        "gate_strict_all, gate_strict_no_gahwa, gate_strict_double_only { return own >="
+        " sun_raise_gate and theirs <= sun_raise_gate }",
     ),
     Mutant(
         "sun_raises_ungated",

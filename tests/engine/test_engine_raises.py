@@ -56,6 +56,7 @@ def test_sun_gate(reading: str, totals: list[int], raising: bool) -> None:
 
 @pytest.mark.parametrize(("reading", "after_double"), [
     ("gate_strict_all", ["pass", "triple"]),
+    ("gate_strict_no_gahwa", ["pass", "triple"]),
     ("gate_strict_double_only", None),  # the double is the only raise in sun
 ])
 def test_sun_raises_above_the_double(reading: str, after_double: list[str] | None) -> None:
@@ -68,3 +69,18 @@ def test_sun_raises_above_the_double(reading: str, after_double: list[str] | Non
         assert game.legal_actions() == after_double
         # Sun has no hokum suit: a raised sun round is never locked.
         assert game.state.locked is False
+
+
+@pytest.mark.parametrize(("reading", "after_four"), [
+    ("gate_strict_all", ["pass", "gahwa"]),  # RAISE.3: "the raises above", gahwa included
+    ("gate_strict_no_gahwa", None),          # A22's other half: no gahwa in sun
+])
+def test_gahwa_in_sun(reading: str, after_four: list[str] | None) -> None:
+    # Sun by seat 0 through the open gate: seat 1 doubles, seat 0 triples, seat 1 makes it four.
+    game = with_totals(start(TWO_OF_EACH, sun_raises=reading), [110, 90])
+    play(game, "sun", "pass", "pass", "pass", "double", "triple", "four")
+    assert game.state.multiplier == 4
+    if after_four is None:
+        assert game.phase == "playing"
+    else:
+        assert (game.current_player, game.legal_actions()) == (0, after_four)
