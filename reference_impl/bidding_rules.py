@@ -45,7 +45,7 @@ def ashkal_allowed(readings: Readings, game: Game, seat: int) -> bool:
         for which the face-up card goes to the caller's partner instead of the caller.
     """
     third_or_later = deal_rules.bidding_position(game.dealer, seat) + 1 >= 3
-    if readings.ashkal == "third_fourth_any_session":
+    if readings.ashkal in ("third_fourth_any_session", "partner_is_bidder_any_session"):
         return third_or_later
     else:  # readings.ashkal in ("third_fourth_first_session", "partner_is_bidder")
         return third_or_later and game.session == 1
@@ -362,7 +362,7 @@ def make_contract(
         return Contract(
             kind=kind, trump=trump, bidder=caller, ashkal=by_ashkal, caller=caller, taker=taker
         )
-    else:  # readings.ashkal == "partner_is_bidder"
+    else:  # readings.ashkal in ("partner_is_bidder", "partner_is_bidder_any_session")
         return Contract(
             kind=kind, trump=trump, bidder=taker, ashkal=by_ashkal, caller=caller, taker=taker
         )

@@ -33,7 +33,7 @@ class Readings:
     sun_raises: str  # A11: gate_strict_all | gate_inclusive_all | gate_strict_no_gahwa | gate_strict_double_only
     multipliers: str  # A12: points_only | points_and_projects | points_and_projects_but_baloot
     gahwa: str  # A13: round_decides_game | worth_152
-    ashkal: str  # A14: third_fourth_any_session | third_fourth_first_session | partner_is_bidder
+    ashkal: str  # A14: third_fourth_any_session | third_fourth_first_session | partner_is_bidder | partner_is_bidder_any_session
     void_in_hokum: str  # A15: any_card | must_trump | must_trump_unless_partner_wins
     first_leader: str  # A16: bid_winner | dealer_right
     long_sequence: str  # A17: hundred_only | hundred_and_rest
@@ -92,7 +92,12 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     ),
     "multipliers": ("points_only", "points_and_projects", "points_and_projects_but_baloot"),
     "gahwa": ("round_decides_game", "worth_152"),
-    "ashkal": ("third_fourth_any_session", "third_fourth_first_session", "partner_is_bidder"),
+    "ashkal": (
+        "third_fourth_any_session",
+        "third_fourth_first_session",
+        "partner_is_bidder",
+        "partner_is_bidder_any_session",
+    ),
     "void_in_hokum": ("any_card", "must_trump", "must_trump_unless_partner_wins"),
     "first_leader": ("bid_winner", "dealer_right"),
     "long_sequence": ("hundred_only", "hundred_and_rest"),

@@ -153,6 +153,7 @@ def test_all_pass_twice_redeals(reading: str, next_dealer: int) -> None:
 @pytest.mark.parametrize(("reading", "bidder"), [
     ("third_fourth_any_session", 2),
     ("partner_is_bidder", 0),
+    ("partner_is_bidder_any_session", 0),
 ])
 def test_ashkal_gives_the_card_to_the_partner(reading: str, bidder: int) -> None:
     game = start(TWO_OF_EACH, taker=0, ashkal=reading)
@@ -169,9 +170,25 @@ def test_ashkal_gives_the_card_to_the_partner(reading: str, bidder: int) -> None
 @pytest.mark.parametrize(("reading", "offered"), [
     ("third_fourth_any_session", True),
     ("third_fourth_first_session", False),
+    ("partner_is_bidder", False),
+    ("partner_is_bidder_any_session", True),
 ])
 def test_ashkal_in_the_second_session(reading: str, offered: bool) -> None:
     game = start(TWO_OF_EACH, ashkal=reading)
     play(game, *["pass"] * 6)
     assert game.current_player == 2
     assert ("ashkal" in game.legal_actions()) == offered
+
+
+@pytest.mark.parametrize(("reading", "bidder"), [
+    ("third_fourth_any_session", 2),
+    ("partner_is_bidder_any_session", 0),
+])
+def test_second_session_ashkal_makes_the_bidder_the_reading_says(reading: str,
+                                                                 bidder: int) -> None:
+    game = start(TWO_OF_EACH, taker=0, ashkal=reading)
+    # BID.7: in the second session a sun call, ashkal included, ends the bidding at once.
+    play(game, *["pass"] * 6, "ashkal")
+    c = game.state.contract
+    assert (c.kind.value, c.caller, c.taker, c.bidder) == ("sun", 2, 0, bidder)
+    assert game.current_player == bidder  # the bidder leads (PLAY.1, A16 bid_winner)
