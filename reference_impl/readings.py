@@ -21,14 +21,14 @@ class Readings:
     sequence_order: str  # A1: natural | rank_order
     sun_overcall: str  # A2: sun_ends_bidding | earlier_seat_priority | last_caller_wins
     hokum_answer: str  # A3: all_others | not_yet_passed
-    bidder_success: str  # A4: margin_points | more_than_half_points | more_than_half_bunts | half_bunts_or_more
+    bidder_success: str  # A4: margin_points | more_than_half_points | more_than_half_bunts | half_bunts_or_more | half_points_or_more
     rounding: str  # A5: each_team | bidder_takes_rest | adjusted_to_total
     project_units: str  # A6: bunts_before_rounding | points_after_rounding
     scoring_projects: str  # A7: all_declared | best_team_only
     projects_on_failure: (
         str  # A8: maximum_only | maximum_and_all_projects | maximum_and_own_projects
     )
-    kaboot: str  # A9: flat_44 | sun_44_hokum_25
+    kaboot: str  # A9: flat_44 | sun_44_hokum_25 | flat_44_with_projects_and_raises | sun_44_hokum_25_nothing_added
     locked_round: str  # A10: double_and_four | any_raise | doubler_chooses
     sun_raises: str  # A11: gate_strict_all | gate_inclusive_all | gate_strict_no_gahwa | gate_strict_double_only
     multipliers: str  # A12: points_only | points_and_projects | points_and_projects_but_baloot
@@ -73,6 +73,7 @@ VARIANTS: dict[str, tuple[str, ...]] = {
         "more_than_half_points",
         "more_than_half_bunts",
         "half_bunts_or_more",
+        "half_points_or_more",
     ),
     "rounding": ("each_team", "bidder_takes_rest", "adjusted_to_total"),
     "project_units": ("bunts_before_rounding", "points_after_rounding"),
@@ -82,7 +83,12 @@ VARIANTS: dict[str, tuple[str, ...]] = {
         "maximum_and_all_projects",
         "maximum_and_own_projects",
     ),
-    "kaboot": ("flat_44", "sun_44_hokum_25"),
+    "kaboot": (
+        "flat_44",
+        "sun_44_hokum_25",
+        "flat_44_with_projects_and_raises",
+        "sun_44_hokum_25_nothing_added",
+    ),
     "locked_round": ("double_and_four", "any_raise", "doubler_chooses"),
     "sun_raises": (
         "gate_strict_all",

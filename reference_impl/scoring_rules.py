@@ -332,6 +332,8 @@ def bidder_succeeds(
         return points[bidder_team] - points[other] > margin
     elif readings.bidder_success == "more_than_half_points":
         return points[bidder_team] > margin
+    elif readings.bidder_success == "half_points_or_more":
+        return points[bidder_team] >= margin
     elif readings.bidder_success == "more_than_half_bunts":
         return bunts[bidder_team] > bunts[other]
     else:  # readings.bidder_success == "half_bunts_or_more"
@@ -379,6 +381,19 @@ def kaboot_team(game: Game) -> int | None:
     return None
 
 
+def kaboot_value(readings: Readings, game: Game) -> int:
+    """What a kaboot is worth before anything is added (A9): 44, or 88 when the face-up card was an
+    ace, as the page says; or 44 in sun and 25 in hokum.
+
+    SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
+        card the bidding was for is an ace; the other team scores nothing.
+    """
+    if readings.kaboot in ("flat_44", "flat_44_with_projects_and_raises"):
+        return KABOOT_ACE_POINTS if game.face_up.rank == Rank.ACE else KABOOT_POINTS
+    else:  # readings.kaboot in ("sun_44_hokum_25", "sun_44_hokum_25_nothing_added")
+        return KABOOT_POINTS if game.contract.kind == Mode.SUN else KABOOT_HOKUM_POINTS
+
+
 def kaboot_result(
     readings: Readings,
     game: Game,
@@ -388,23 +403,21 @@ def kaboot_result(
     multiplier: int,
     bidder_team: int,
 ) -> list[int]:
-    """A team that wins every trick scores 44 (A9: 88 if the face-up card was an ace, or 25 in
-    hokum with its projects and the raises applied as to other points); the other team scores
-    nothing, its projects included.
+    """A team that wins every trick scores the kaboot (A9 says whether its projects and the raises
+    are added, as to other points); the other team scores nothing, its projects included.
 
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
     """
-    mode = game.contract.kind
-    if readings.kaboot == "flat_44":
-        value = KABOOT_ACE_POINTS if game.face_up.rank == Rank.ACE else KABOOT_POINTS
-        return [value if t == team else 0 for t in cards_rules.teams()]
-    else:  # readings.kaboot == "sun_44_hokum_25"
-        value = KABOOT_POINTS if mode == Mode.SUN else KABOOT_HOKUM_POINTS
-        base = [value if t == team else 0 for t in cards_rules.teams()]
+    base = [kaboot_value(readings, game) if t == team else 0 for t in cards_rules.teams()]
+    if readings.kaboot in ("flat_44", "sun_44_hokum_25_nothing_added"):
+        return base
+    else:  # readings.kaboot in ("flat_44_with_projects_and_raises", "sun_44_hokum_25")
         own = [projects[t] if t == team else 0 for t in cards_rules.teams()]
         own_baloot = [baloots[t] if t == team else 0 for t in cards_rules.teams()]
-        return points_on_top(readings, mode, base, own, own_baloot, multiplier, bidder_team)
+        return points_on_top(
+            readings, game.contract.kind, base, own, own_baloot, multiplier, bidder_team
+        )
 
 
 def gahwa_points(

@@ -402,8 +402,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "SCORE.11",
         "Kaboot always 44, even when the face-up card bid on was an ace.",
         "scoring.baloot",
-        "      let value = if game.face_up.rank == ace then kaboot_ace_points else kaboot_points",
-        "      let value = kaboot_points",
+        "      return if game.face_up.rank == ace then kaboot_ace_points else kaboot_points",
+        "      return kaboot_points",
     ),
     Mutant(
         "kaboot_swept_team_keeps_projects",

@@ -3,6 +3,9 @@ projects, raises and the end of the game."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from engine_helpers import (
     HOKUM_TRICKS,
@@ -15,7 +18,16 @@ from engine_helpers import (
     with_totals,
 )
 
-from baloot.reference_impl import IllegalAction
+from baloot.reference_impl import IllegalAction, new_game
+
+VARIANT_CASES = Path(__file__).resolve().parents[2] / "conformance" / "cases" / "variants"
+
+
+def load_case_file(variant: str, reading: str) -> list[dict]:
+    """The cases of one reading's file in the pack (a deal and actions to reuse)."""
+    path = VARIANT_CASES / variant / f"{reading}.json"
+    cases: list[dict] = json.loads(path.read_text(encoding="utf-8"))["cases"]
+    return cases
 
 SUN_BID = ["sun", "pass", "pass", "pass"]            # seat 0 bids sun; nobody takes it over
 HOKUM_BID = ["hokum", "pass", "pass", "pass", "hokum"]  # seat 0 bids hokum and stays
@@ -51,6 +63,27 @@ def test_sun_round_succeeds_under_the_other_success_readings(reading: str) -> No
     play(game, *SUN_BID, *SUN_TRICKS)
     # 14 > 13 points; 70 > 60 bunts: success, each team adds its own points.
     assert result(game)["added"] == [14, 12]
+
+
+# The sun tie of the pack (var.bidder_success.*.sun-tie): team 0 takes 17+17+2+19 = 55
+# card bunts and the last trick, 65; team 1 13+11+28+13 = 65. Each ends in 5, so each
+# converts unrounded (SCORE.7): 65 x 2 / 10 = 13 points a team.
+@pytest.mark.parametrize(("reading", "added"), [
+    ("margin_points", [0, 26]),          # 13 - 13 = 0 is not more than 13
+    ("more_than_half_points", [0, 26]),  # 13 is not more than 13
+    ("half_points_or_more", [13, 13]),   # 13 is at least 13: the tie succeeds
+    ("more_than_half_bunts", [0, 26]),   # 65 is not more than 65
+    ("half_bunts_or_more", [13, 13]),    # 65 is at least 65
+])
+def test_a_sun_tie_under_each_success_reading(reading: str, added: list[int]) -> None:
+    case = next(c for c in load_case_file("bidder_success", "half_bunts_or_more")
+                if c["id"].endswith("sun-tie"))
+    game = new_game("literal", {"bidder_success": reading, "rounding": "each_team"},
+                    case["setup"]["dealer"], case["setup"]["deck"])
+    play(game, *case["actions"])
+    r = result(game)
+    assert (r["card_bunts"], r["last_trick_bunts"], r["points"]) == ([55, 65], [10, 0], [13, 13])
+    assert r["added"] == added
 
 
 def test_sun_round_federation() -> None:
@@ -193,6 +226,31 @@ def test_hokum_kaboot_with_baloot(profile: str, points: list[int], added: list[i
     assert [[p["kind"] for p in team] for team in r["projects"]] == [["baloot"], []]
     assert r["points"] == points
     assert r["kaboot"] == 0
+    assert r["added"] == added
+
+
+@pytest.mark.parametrize(("reading", "raise_", "added"), [
+    # Federation otherwise: A6 points_after_rounding (the baloot is 2 points), A12
+    # points_only (projects are not multiplied). Seat 0's face-up 9S is no ace.
+    ("flat_44", "pass", [44, 0]),
+    ("flat_44", "double open", [44, 0]),                                # nothing on top
+    ("flat_44_with_projects_and_raises", "pass", [46, 0]),             # 44 + 2
+    ("flat_44_with_projects_and_raises", "double open", [90, 0]),      # 44 x 2 + 2
+    ("sun_44_hokum_25", "pass", [27, 0]),                              # 25 + 2
+    ("sun_44_hokum_25", "double open", [52, 0]),                       # 25 x 2 + 2
+    ("sun_44_hokum_25_nothing_added", "pass", [25, 0]),
+    ("sun_44_hokum_25_nothing_added", "double open", [25, 0]),
+])
+def test_hokum_kaboot_under_each_reading(reading: str, raise_: str, added: list[int]) -> None:
+    game = start(ONE_SUIT_EACH, profile="federation", kaboot=reading)
+    # Seat 1, the first opponent, passes or doubles (open: not locked); seat 0 does not triple
+    # after a double, and seat 3 does not double after a pass.
+    play(game, *HOKUM_BID, raise_, "pass")
+    assert game.phase == "playing"
+    sweep(game, "S")
+    r = result(game)
+    assert r["kaboot"] == 0
+    assert [[p["kind"] for p in team] for team in r["projects"]] == [["baloot"], []]
     assert r["added"] == added
 
 
