@@ -5,6 +5,7 @@ the reference engine as an adapter.
     baloot conform lint [--cases DIR]
     baloot conform coverage [--cases DIR]
     baloot conform golden [--check]
+    baloot conform pins [--cases DIR] [--only ID|GLOB]
     baloot conform adapter
 """
 
@@ -123,6 +124,29 @@ def register(subparsers: Any) -> None:
         help="write nothing; exit 1 if a golden file differs from what the engine gives now",
     )
     golden.set_defaults(run=run_golden)
+    pins = sub.add_parser(
+        "pins",
+        help="check that every case pins each reading its expectation depends on",
+        description="Run each case against the reference engine under every other reading of "
+        "each variant it leaves out, one variant at a time, from each profile; exit 1 when a "
+        "case fails there (it then needs that variant in its `requires`).",
+    )
+    pins.add_argument(
+        "--cases",
+        metavar="DIR",
+        type=Path,
+        dest="pins_cases",
+        help="a case pack folder (default: the built-in pack)",
+    )
+    pins.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="ID|GLOB",
+        dest="pins_only",
+        help="only these cases (repeatable)",
+    )
+    pins.set_defaults(run=run_pins)
     adapter = sub.add_parser(
         "adapter", help="serve the reference engine over the protocol (stdin/stdout)"
     )
@@ -193,6 +217,36 @@ def run_coverage(args: argparse.Namespace) -> int:
             "[red]gaps:[/] " + ", ".join(row.key for row in found.gaps), highlight=False
         )
         return 1
+    return 0
+
+
+def run_pins(args: argparse.Namespace) -> int:
+    from .pins import probe_count, unpinned_cases
+
+    folder = args.pins_cases or args.cases or default_pack_folder()
+    register_ = load_register()
+    pack, problems = lint_pack(folder, register_)
+    console = make_console()
+    if problems:
+        console.print(f"{len(problems)} problem(s): run `baloot conform lint` and fix them first")
+        return 2
+    cases = select_cases(pack, args.pins_only) if args.pins_only else list(pack.cases)
+    profiles = list(register_.profiles)
+    with Progress(TextColumn("pins"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True, disable=not console.is_terminal) as progress:
+        task = progress.add_task("probes", total=probe_count(cases, register_, profiles))
+        found = unpinned_cases(cases, register_, profiles,
+                               on_probe=lambda: progress.advance(task))
+    for item in found:
+        console.print(item.render(), markup=False, highlight=False, soft_wrap=True)
+    if found:
+        leaky = len({item.case.id for item in found})
+        console.print(f"{leaky} case(s) leave out a variant their expectation depends on: pin "
+                      "it in `requires`, or make the script hold under every reading (a "
+                      "`repeat` step)")
+        return 1
+    console.print(f"every one of {len(cases)} case(s) pins the readings it depends on "
+                  f"(profiles {', '.join(profiles)})")
     return 0
 
 

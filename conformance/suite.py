@@ -38,6 +38,7 @@ def steps(profiles: tuple[str, ...]) -> list[Step]:
         Step("invariants: z3 proofs", ("verify",)),
         Step("pack: lint", ("conform", "lint")),
         Step("pack: coverage of clauses and readings", ("conform", "coverage")),
+        Step("pack: every case pins the readings it depends on", ("conform", "pins")),
     ]
     for profile in profiles:
         found.append(Step(f"pack: reference engine, {profile} profile",

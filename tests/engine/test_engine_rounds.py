@@ -80,7 +80,13 @@ def test_a_sun_tie_under_each_success_reading(reading: str, added: list[int]) ->
                 if c["id"].endswith("sun-tie"))
     game = new_game("literal", {"bidder_success": reading, "rounding": "each_team"},
                     case["setup"]["dealer"], case["setup"]["deck"])
-    play(game, *case["actions"])
+    for step in case["actions"]:
+        if isinstance(step, str):
+            game.apply(step)
+            continue
+        for _ in range(step["max"]):  # a repeat step: the passes after the sun bid
+            if game.phase == step["while_phase"]:
+                game.apply(step["repeat"])
     r = result(game)
     assert (r["card_bunts"], r["last_trick_bunts"], r["points"]) == ([55, 65], [10, 0], [13, 13])
     assert r["added"] == added
