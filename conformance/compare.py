@@ -46,6 +46,22 @@ def _canonical(value: Any, key: str | None = None) -> Any:
     return value
 
 
+def without_unsent(expected: dict[str, Any], state: dict[str, Any],
+                   optional: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """The expected state without the optional fields the engine did not send: the protocol
+    lets an engine leave them out, so they cannot be checked (a field it sends is checked).
+    `optional` maps "" to the state's optional fields, and a field to those of its object."""
+    kept: dict[str, Any] = {}
+    for key, value in expected.items():
+        if key not in state and key in optional.get("", ()):
+            continue
+        inner = state.get(key)
+        if isinstance(value, dict) and isinstance(inner, dict) and key in optional:
+            value = {k: v for k, v in value.items() if k in inner or k not in optional[key]}
+        kept[key] = value
+    return kept
+
+
 def subset_matches(actual: Any, expected: Any) -> bool:
     return bool(_canonical(project_onto(actual, expected)) == _canonical(expected))
 

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .compare import project_onto, render_diff, subset_matches
+from .compare import project_onto, render_diff, subset_matches, without_unsent
 from .engine_process import EngineError, EngineProcess
 from .pack import Case, Check, Pack, Repeat, Step
+from .schemas import optional_state_fields
 from .variants import Register
 
 MAX_START_FAILURES = 3
@@ -245,11 +246,7 @@ class Runner:
         check = getattr(self, f"_check_{case.kind}")
         check(case.expect)
         if "state" in case.expect:
-            state = self._state()
-            if not subset_matches(state, case.expect["state"]):
-                raise CaseFailed(
-                    "state differs", case.expect["state"], project_onto(state, case.expect["state"])
-                )
+            self._check_state(case.expect["state"], "state differs")
 
     def _play(self, steps: list[Step], where: str) -> None:
         for index, step in enumerate(steps):
@@ -296,11 +293,13 @@ class Runner:
         elif check.what == "result":
             self._check_result(check.expected, where)
         else:
-            state = self._state()
-            if not subset_matches(state, check.expected):
-                raise CaseFailed(
-                    f"{where}: state differs", check.expected, project_onto(state, check.expected)
-                )
+            self._check_state(check.expected, f"{where}: state differs")
+
+    def _check_state(self, expected: dict[str, Any], message: str) -> None:
+        state = self._state()
+        wanted = without_unsent(expected, state, optional_state_fields())
+        if not subset_matches(state, wanted):
+            raise CaseFailed(message, wanted, project_onto(state, wanted))
 
     def _check_legal(self, expect: dict[str, Any], where: str = "") -> None:
         legal = self._legal()

@@ -98,6 +98,17 @@ def state_fields() -> tuple[tuple[str, ...], tuple[str, ...]]:
     return _object_fields("state")
 
 
+def optional_state_fields() -> dict[str, tuple[str, ...]]:
+    """The fields of the `state` reply an engine may leave out: "" for the state's own,
+    `contract` for the contract's (the object branch of its schema)."""
+    _, optional = state_fields()
+    contract = next(branch for branch in _all_schemas()["common"]["$defs"]["contract"]["oneOf"]
+                    if branch.get("type") == "object")
+    required = tuple(contract.get("required", ()))
+    return {"": optional,
+            "contract": tuple(k for k in contract.get("properties", {}) if k not in required)}
+
+
 def result_fields() -> tuple[str, ...]:
     """Every field of the `result` reply's round result, as the schema has them."""
     required, optional = _object_fields("result")

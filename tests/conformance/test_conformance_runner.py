@@ -156,3 +156,33 @@ def test_dealing_convention_round_trips() -> None:
     assert hands[1][5] == deck[20]  # the taker gets the face-up card
     assert deck_for_hands(hands, dealer=3, taker=1) == deck
     assert json.dumps(sorted(c for h in hands for c in h)) == json.dumps(sorted(ALL_CARDS))
+
+
+def test_optional_state_fields_the_engine_leaves_out_are_not_checked(
+    run_conform: Any, tmp_path: Path, make_case: Any, make_pack: Any
+) -> None:
+    # The fake engine's state has only the required fields (PROTOCOL.md): no `locked`.
+    unsent = make_case("unsent-optional", expect={"player": 0, "actions": ["pass", "hokum", "sun"],
+                                                  "state": {"phase": "bidding", "locked": True}})
+    wrong = make_case("wrong-required", expect={"player": 0, "actions": ["pass", "hokum", "sun"],
+                                                "state": {"phase": "bidding", "multiplier": 2}})
+    status, report, _ = run_conform("good", make_pack(tmp_path / "p", [unsent, wrong]))
+    by_id = {c["id"]: c for c in report["cases"]}
+    assert by_id["unsent-optional"]["status"] == "passed"
+    assert by_id["wrong-required"]["status"] == "failed" and status == 1
+
+
+def test_without_unsent_keeps_what_the_engine_sent() -> None:
+    from baloot.conformance.compare import without_unsent
+    from baloot.conformance.schemas import optional_state_fields
+
+    optional = optional_state_fields()
+    assert "locked" in optional[""] and optional["contract"] == ("ashkal",)
+    expected = {"locked": True, "multiplier": 2,
+                "contract": {"kind": "sun", "bidder": 0, "ashkal": True}}
+    sent_without = {"multiplier": 1, "contract": {"kind": "sun", "bidder": 0, "trump": None}}
+    assert without_unsent(expected, sent_without, optional) == {
+        "multiplier": 2, "contract": {"kind": "sun", "bidder": 0}}
+    sent_with = {"locked": False, "multiplier": 1,
+                 "contract": {"kind": "sun", "bidder": 0, "trump": None, "ashkal": False}}
+    assert without_unsent(expected, sent_with, optional) == expected  # sent: checked
