@@ -29,7 +29,7 @@ from .report_console import print_report
 from .report_files import write_json, write_junit
 from .runner import Outcome, Runner
 from .terminal import console as make_console
-from .variants import load_register
+from .variants import Register, load_register
 from .xfail import XfailFileError, read_xfail_file
 
 PROGRESS_THRESHOLD = 20  # show a progress bar for runs with more cases than this
@@ -171,20 +171,29 @@ def run_lint(args: argparse.Namespace) -> int:
     return 0
 
 
+def _clean_pack(folder: Path | None, console: Console) -> tuple[Pack, Register] | None:
+    """The pack in `folder` (default: the built-in one) and the register, or None after
+    printing its lint problems: commands that read a pack need one that lints clean."""
+    register_ = load_register()
+    pack, problems = lint_pack(folder or default_pack_folder(), register_)
+    if not problems:
+        return pack, register_
+    for problem in problems:
+        console.print(f"error {problem}", markup=False, highlight=False)
+    console.print(f"{len(problems)} problem(s): run `baloot conform lint` and fix them first")
+    return None
+
+
 def run_coverage(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from .coverage import coverage
 
-    folder = args.coverage_cases or args.cases or default_pack_folder()
-    register_ = load_register()
-    pack, problems = lint_pack(folder, register_)
     console = make_console()
-    if problems:
-        for problem in problems:
-            console.print(f"error {problem}", markup=False, highlight=False)
-        console.print(f"{len(problems)} problem(s): run `baloot conform lint` and fix them first")
+    linted = _clean_pack(args.coverage_cases or args.cases, console)
+    if linted is None:
         return 2
+    pack, register_ = linted
     found = coverage(pack, register_)
 
     def ids(row_cases: tuple[str, ...]) -> str:
@@ -223,13 +232,11 @@ def run_coverage(args: argparse.Namespace) -> int:
 def run_pins(args: argparse.Namespace) -> int:
     from .pins import probe_count, unpinned_cases
 
-    folder = args.pins_cases or args.cases or default_pack_folder()
-    register_ = load_register()
-    pack, problems = lint_pack(folder, register_)
     console = make_console()
-    if problems:
-        console.print(f"{len(problems)} problem(s): run `baloot conform lint` and fix them first")
+    linted = _clean_pack(args.pins_cases or args.cases, console)
+    if linted is None:
         return 2
+    pack, register_ = linted
     cases = select_cases(pack, args.pins_only) if args.pins_only else list(pack.cases)
     profiles = list(register_.profiles)
     with Progress(TextColumn("pins"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
