@@ -32,6 +32,7 @@ import z3
 from rich.console import Console
 from rich.table import Table
 
+from baloot.conformance.schemas import state_fields
 from baloot.grammar import model as m
 from baloot.grammar.walk import walk_body
 
@@ -247,8 +248,9 @@ def symbolic_search(spec: m.Spec, variant: str, a: str, b: str, base: dict[str, 
 
 # ------------------------------------------------------------------ engine --
 
-VISIBLE = ("phase", "dealer", "current_player", "face_up", "hands", "bids", "contract",
-           "raises", "multiplier", "locked", "declarations", "trick", "trick_winners", "totals")
+# The state fields every engine must send (PROTOCOL.md): a witness seen only in an optional
+# field (`locked`, `declarations`...) would check nothing on an engine that leaves it out.
+VISIBLE: tuple[str, ...] = state_fields()[0]
 RESULT_KEYS = ("contract", "multiplier", "card_bunts", "last_trick_bunts", "projects", "points",
                "success", "kaboot", "added", "totals", "game_over", "winner")
 

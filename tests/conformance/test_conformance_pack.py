@@ -110,3 +110,18 @@ def test_variant_folders_name_their_reading() -> None:
 def test_golden_playthroughs_are_current(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["conform", "golden", "--check"])
     assert status == 0, capsys.readouterr().out
+
+
+def test_no_explored_witness_rests_on_an_optional_state_field() -> None:
+    """An engine may leave the optional state fields out (PROTOCOL.md), and the runner then
+    cannot check them: a witness must show its difference in what every engine sends."""
+    from baloot.conformance.pack import WITNESS
+    from baloot.conformance.schemas import state_fields
+
+    required, optional = state_fields()
+    pack, _ = lint_pack(default_pack_folder())
+    witnesses = [c for c in pack.cases if c.origin == WITNESS]
+    assert witnesses and optional
+    for case in witnesses:
+        shown = set(case.expect.get("state", {}))
+        assert shown <= set(required), (case.id, sorted(shown - set(required)))
