@@ -17,6 +17,7 @@ import os
 import queue
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -25,6 +26,9 @@ from typing import IO, Any
 from .schemas import reply_errors, request_errors
 
 PROTOCOL_VERSION = 1
+
+# The reference engine served over the protocol, as a command to start.
+REFERENCE_ARGV = [sys.executable, "-m", "baloot.conformance.reference_adapter"]
 
 # Reasons an engine interaction can fail; the report groups errors by them.
 TIMEOUT = "timeout"

@@ -13,16 +13,13 @@ has and another has not).
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .engine_process import EngineProcess
+from .engine_process import REFERENCE_ARGV, EngineProcess
 from .pack import Case
 from .runner import PASSED, Runner
 from .variants import Register
-
-REFERENCE_ADAPTER = [sys.executable, "-m", "baloot.conformance.reference_adapter"]
 
 
 @dataclass(frozen=True)
@@ -63,7 +60,7 @@ def unpinned_cases(
 ) -> list[Unpinned]:
     """Every (case, variant, reading, profile) where a case fails for want of a pin.
     Cases that fail under their own readings are left to `baloot conform`."""
-    engine = EngineProcess(engine_argv or REFERENCE_ADAPTER, timeout=30)
+    engine = EngineProcess(engine_argv or REFERENCE_ARGV, timeout=30)
     found: list[Unpinned] = []
     try:
         for profile in profiles:

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from rich.table import Table
 
+from .engine_process import REFERENCE_ARGV
 from .terminal import console as make_console
 
-REFERENCE_ENGINE = f"{shlex.quote(sys.executable)} -m baloot.conformance.reference_adapter"
+REFERENCE_ENGINE = shlex.join(REFERENCE_ARGV)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ the reference; a case that fails or errors on the mutant kills it. With
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -19,15 +18,13 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from ..engine_process import EngineProcess
+from ..engine_process import REFERENCE_ARGV, EngineProcess
 from ..lint import lint_pack
 from ..pack import Case, Pack, case_files, default_pack_folder
 from ..runner import ERRORED, FAILED, PASSED, Runner
 from ..variants import load_register
 from .build import BuiltMutant, MutationError, build_all
 from .catalogue import MUTANTS, Mutant
-
-REFERENCE_ARGV = [sys.executable, "-m", "baloot.conformance.reference_adapter"]
 
 
 def mutant_kills_folder() -> Path:
