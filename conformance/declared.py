@@ -1,0 +1,143 @@
+"""What an engine says it implements, read from its `hello` reply, and which
+cases that lets the runner apply (PROTOCOL.md, "What a case needs").
+
+An engine declares:
+- `profile`: the profile it plays (`literal`, `federation`, ...);
+- `overrides` (optional): variant -> the reading it plays where that differs
+  from the profile, so any mix of readings can be declared;
+- `readings` (optional): variant -> every reading it can play when a `start`
+  asks for it; a variant left out is implemented in its played reading only;
+- `capabilities` (optional): the parts of the game it implements
+  (`CAPABILITIES`); left out, it claims them all.
+
+A case applies when every reading it pins is one the engine implements and
+every capability it needs is one the engine has. A case that pins nothing
+and needs nothing runs on every engine. Unpinned variants are played in the
+engine's own readings: the pack's cases hold under every reading of what
+they leave out (`baloot conform pins` checks this).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .variants import Register
+
+# The parts of the game an engine may leave out, like test262's features. A
+# case names those it needs; `baloot conform lint` checks the names.
+CAPABILITIES: dict[str, str] = {
+    "raises": "the raising phase after the bidding: double, and passing on it",
+    "raise_triple": "the triple, answering a double",
+    "raise_four": "the four, answering a triple",
+    "raise_gahwa": "the gahwa, answering a four",
+    "ashkal": "the ashkal call in the bidding (BID.6)",
+    "second_session": "the second bidding session, naming the trump (BID.7, BID.8)",
+    "redeal": "a new deal after everyone passes twice (BID.9)",
+    "projects": "projects and baloot scoring (PROJ.*)",
+    "declarations": "a declaration step: players declare projects with `declare`, "
+    "instead of the engine counting every project by itself",
+    "game_score": "running totals over rounds, the game target and its end (GAME.*, END.*)",
+}
+
+
+class DeclarationError(ValueError):
+    """A hello whose profile, readings or capabilities the runner cannot read."""
+
+
+@dataclass(frozen=True)
+class Declared:
+    profile: str
+    plays: dict[str, str]  # variant -> the reading played when a case pins nothing
+    implemented: dict[str, frozenset[str]]  # variant -> every reading it can play
+    capabilities: frozenset[str]
+
+    def missing_readings(self, pins: Mapping[str, str]) -> list[str]:
+        """The pinned readings the engine does not implement, as `variant=reading`."""
+        return [
+            f"{variant}={reading}"
+            for variant, reading in sorted(pins.items())
+            if reading not in self.implemented.get(variant, frozenset())
+        ]
+
+    def missing_capabilities(self, needs: list[str] | tuple[str, ...]) -> list[str]:
+        return sorted(set(needs) - self.capabilities)
+
+    def readings_for(self, pins: Mapping[str, str]) -> dict[str, str]:
+        """The readings a case is played under: the engine's own, the case's pins on top."""
+        return {**self.plays, **pins}
+
+    def overrides_for(self, pins: Mapping[str, str], register: Register) -> dict[str, str]:
+        """The `overrides` of a `start`: where the case's readings differ from the profile."""
+        base = register.readings_of(self.profile)
+        return {v: r for v, r in sorted(self.readings_for(pins).items()) if base.get(v) != r}
+
+    def off_profile(self, register: Register) -> dict[str, str]:
+        """The played readings that differ from the profile (what the hello overrode)."""
+        base = register.readings_of(self.profile)
+        return {v: r for v, r in self.plays.items() if base.get(v) != r}
+
+
+def declared_from_hello(
+    hello: Mapping[str, Any], register: Register, profile: str | None = None
+) -> Declared:
+    """Read a hello reply. `profile` (the run's `--profile`) replaces the hello's
+    profile and overrides. Raises DeclarationError naming the field at fault."""
+    chosen = profile if profile is not None else hello.get("profile")
+    if not isinstance(chosen, str) or chosen not in register.profiles:
+        raise DeclarationError(
+            f"profile {chosen!r} is not a profile of the spec; expected one of "
+            + ", ".join(register.profiles)
+        )
+    overrides = {} if profile is not None else hello.get("overrides", {})
+    plays = dict(register.readings_of(chosen))
+    for variant, reading in _mapping(overrides, "overrides").items():
+        _check_reading(register, "overrides", variant, reading)
+        plays[variant] = reading
+    implemented = {variant: frozenset([reading]) for variant, reading in plays.items()}
+    for variant, readings in _mapping(hello.get("readings", {}), "readings").items():
+        if not isinstance(readings, list) or not readings:
+            raise DeclarationError(f"readings.{variant}: expected a non-empty list of readings")
+        for reading in readings:
+            _check_reading(register, "readings", variant, reading)
+        if plays[variant] not in readings:
+            raise DeclarationError(
+                f"readings.{variant} lists {', '.join(map(str, readings))} but not "
+                f"{plays[variant]}, the reading the engine plays by its profile and overrides; "
+                f"add it, or name the reading played in `overrides`"
+            )
+        implemented[variant] = frozenset(readings)
+    capabilities = hello.get("capabilities")
+    if capabilities is None:
+        has = frozenset(CAPABILITIES)
+    else:
+        if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
+            raise DeclarationError("capabilities: expected a list of capability names")
+        unknown = sorted(set(capabilities) - set(CAPABILITIES))
+        if unknown:
+            raise DeclarationError(
+                f"capabilities: unknown {', '.join(unknown)}; expected some of "
+                + ", ".join(CAPABILITIES)
+            )
+        has = frozenset(capabilities)
+    return Declared(chosen, plays, implemented, has)
+
+
+def _mapping(value: Any, field: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise DeclarationError(f"{field}: expected an object of variant names")
+    return value
+
+
+def _check_reading(register: Register, field: str, variant: str, reading: Any) -> None:
+    info = register.variants.get(variant)
+    if info is None:
+        raise DeclarationError(
+            f"{field}: no variant {variant!r}; expected one of " + ", ".join(register.variants)
+        )
+    if reading not in info.readings:
+        raise DeclarationError(
+            f"{field}.{variant}: no reading {reading!r}; expected one of "
+            + ", ".join(info.readings)
+        )
