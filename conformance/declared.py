@@ -54,10 +54,11 @@ class Declared:
     capabilities: frozenset[str]
 
     def missing_readings(self, pins: Mapping[str, str]) -> list[str]:
-        """The pinned readings the engine does not implement, as `variant=reading`."""
+        """The readings a case with these pins is played under that the engine does not
+        implement, as `variant=reading`: pinned ones, or (with `--profile`) played ones."""
         return [
             f"{variant}={reading}"
-            for variant, reading in sorted(pins.items())
+            for variant, reading in sorted(self.readings_for(pins).items())
             if reading not in self.implemented.get(variant, frozenset())
         ]
 
@@ -82,17 +83,17 @@ class Declared:
 def declared_from_hello(
     hello: Mapping[str, Any], register: Register, profile: str | None = None
 ) -> Declared:
-    """Read a hello reply. `profile` (the run's `--profile`) replaces the hello's
-    profile and overrides. Raises DeclarationError naming the field at fault."""
-    chosen = profile if profile is not None else hello.get("profile")
-    if not isinstance(chosen, str) or chosen not in register.profiles:
+    """Read a hello reply. `profile` (the run's `--profile`) makes the engine play that
+    profile's readings instead of its own; what it implements is still what the hello
+    says. Raises DeclarationError naming the field at fault."""
+    own = hello.get("profile")
+    if not isinstance(own, str) or own not in register.profiles:
         raise DeclarationError(
-            f"profile {chosen!r} is not a profile of the spec; expected one of "
+            f"profile {own!r} is not a profile of the spec; expected one of "
             + ", ".join(register.profiles)
         )
-    overrides = {} if profile is not None else hello.get("overrides", {})
-    plays = dict(register.readings_of(chosen))
-    for variant, reading in _mapping(overrides, "overrides").items():
+    plays = dict(register.readings_of(own))
+    for variant, reading in _mapping(hello.get("overrides", {}), "overrides").items():
         _check_reading(register, "overrides", variant, reading)
         plays[variant] = reading
     implemented = {variant: frozenset([reading]) for variant, reading in plays.items()}
@@ -108,20 +109,28 @@ def declared_from_hello(
                 f"add it, or name the reading played in `overrides`"
             )
         implemented[variant] = frozenset(readings)
-    capabilities = hello.get("capabilities")
-    if capabilities is None:
-        has = frozenset(CAPABILITIES)
-    else:
-        if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
-            raise DeclarationError("capabilities: expected a list of capability names")
-        unknown = sorted(set(capabilities) - set(CAPABILITIES))
-        if unknown:
+    if profile is not None:
+        if profile not in register.profiles:
             raise DeclarationError(
-                f"capabilities: unknown {', '.join(unknown)}; expected some of "
-                + ", ".join(CAPABILITIES)
+                f"--profile {profile!r} is not a profile of the spec; expected one of "
+                + ", ".join(register.profiles)
             )
-        has = frozenset(capabilities)
-    return Declared(chosen, plays, implemented, has)
+        own, plays = profile, dict(register.readings_of(profile))
+    return Declared(own, plays, implemented, _capabilities(hello.get("capabilities")))
+
+
+def _capabilities(capabilities: Any) -> frozenset[str]:
+    if capabilities is None:
+        return frozenset(CAPABILITIES)
+    if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
+        raise DeclarationError("capabilities: expected a list of capability names")
+    unknown = sorted(set(capabilities) - set(CAPABILITIES))
+    if unknown:
+        raise DeclarationError(
+            f"capabilities: unknown {', '.join(unknown)}; expected some of "
+            + ", ".join(CAPABILITIES)
+        )
+    return frozenset(capabilities)
 
 
 def _mapping(value: Any, field: str) -> dict[str, Any]:

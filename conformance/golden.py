@@ -24,8 +24,9 @@ from typing import Any
 
 from rich.console import Console
 
+from .case_needs import annotated, case_needs
 from .notation import ALL_CARDS
-from .pack import REGRESSION_SNAPSHOT
+from .pack import REGRESSION_SNAPSHOT, case_from_json, seated
 from .reference_adapter import result_fields
 from .variants import load_register
 
@@ -68,8 +69,8 @@ def _play_round(game: Any, rng: random.Random) -> list[Any]:
         legal = game.legal_actions()
         steps.append({"expect_legal": {"player": game.current_player, "actions": legal}})
         action = rng.choices(legal, [_WEIGHTS.get(a.split(" ")[0], 1) for a in legal])[0]
+        steps.append(seated(game.current_player, action))
         game.apply(action)
-        steps.append(action)
     steps.append({"expect_legal": {"player": None, "actions": []}})
     return steps
 
@@ -123,7 +124,8 @@ def record(recipe: Recipe) -> dict[str, Any]:
         "result": expected,
         "state": {"phase": game.phase, "totals": game.observation()["totals"]},
     }
-    return case
+    # the capabilities it needs, and pass-only turns as such (case_needs.py)
+    return annotated(case, case_needs(case_from_json(case, f"{name}.json"), load_register()))
 
 
 def golden_files() -> dict[str, dict[str, Any]]:

@@ -19,6 +19,7 @@ from .notation import NotationError, deck_problems, is_card, parse_action
 from .pack import (
     Case,
     Check,
+    IfAsked,
     Pack,
     Problem,
     Repeat,
@@ -27,6 +28,7 @@ from .pack import (
     file_label,
     load_case_file,
     load_manifest,
+    split_seat,
 )
 from .variants import Register, load_register
 
@@ -116,7 +118,15 @@ def _lint_steps(steps: list[Step], where: str, problem: Any) -> None:
                 _lint_action(action, f"{where}[{index}].expect_legal.actions[{i}]", problem)
             _lint_cards_in(step.expected, f"{where}[{index}].expect_{step.what}", problem)
             continue
-        action = step.action if isinstance(step, Repeat) else step
+        if isinstance(step, Repeat):
+            _lint_action(step.action, f"{where}[{index}]", problem)
+            continue
+        if isinstance(step, IfAsked):
+            _lint_action(step.action, f"{where}[{index}].if_asked", problem)
+            continue
+        seat, action = split_seat(step)
+        if seat is None:
+            problem(f"{where}[{index}]", f"{step!r} names no seat: write it as 'SEAT: {step}'")
         _lint_action(action, f"{where}[{index}]", problem)
 
 

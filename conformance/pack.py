@@ -9,6 +9,7 @@ returns the problems found, each naming the file, the case and the field.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -35,7 +36,32 @@ class Check:
     expected: dict[str, Any]
 
 
-Step = str | Repeat | Check
+@dataclass(frozen=True)
+class IfAsked:
+    """A turn where `seat` can only pass (or make the one forced call `action`): applied
+    when the engine asks that seat, skipped when the engine does not ask pass-only turns."""
+
+    seat: int
+    action: str
+
+
+# A scripted action names the seat that must act: "0: hokum", "3: play 10S".
+Step = str | Repeat | Check | IfAsked
+
+_SEATED = re.compile(r"^([0-3]): (.+)$")
+
+
+def split_seat(step: str) -> tuple[int | None, str]:
+    """"2: play 10S" -> (2, "play 10S"); an action without a seat -> (None, action)."""
+    match = _SEATED.match(step)
+    if match is None:
+        return None, step
+    return int(match.group(1)), match.group(2)
+
+
+def seated(seat: int, action: str) -> str:
+    """(2, "play 10S") -> "2: play 10S"."""
+    return f"{seat}: {action}"
 
 HAND_WORKED, REGRESSION_SNAPSHOT, WITNESS = "hand_worked", "regression_snapshot", "witness"
 
@@ -64,6 +90,7 @@ class Case:
     file: str = ""
     note: str = ""
     origin: str = HAND_WORKED  # hand_worked, regression_snapshot or witness
+    capabilities: tuple[str, ...] = ()  # the parts of the game the case needs (declared.py)
 
 
 @dataclass(frozen=True)
@@ -118,6 +145,9 @@ def _step(raw: Any) -> Step:
         return raw
     if "repeat" in raw:
         return Repeat(raw["repeat"], raw["while_phase"], raw.get("max", 8))
+    if "if_asked" in raw:
+        seat, action = split_seat(raw["if_asked"])
+        return IfAsked(seat if seat is not None else -1, action)
     ((key, expected),) = raw.items()
     return Check(key.removeprefix("expect_"), dict(expected))
 
@@ -144,6 +174,7 @@ def case_from_json(raw: dict[str, Any], file: str) -> Case:
         file=file,
         note=raw.get("note", ""),
         origin=raw.get("origin", HAND_WORKED),
+        capabilities=tuple(raw.get("capabilities", ())),
     )
 
 

@@ -1,9 +1,13 @@
 """Running a case pack through one engine process.
 
-Each case: check the engine implements the readings it needs (else skipped);
-`start` from the pinned setup (the run's profile, the case's readings as
-overrides); apply the scripted actions; `deal` and play each further round of
-a game case; then check the expectation of the case's kind. A failed check
+Each case: check that the engine implements the readings the case pins (else
+skipped) and has the capabilities it needs (else unsupported), as its hello
+declared them (`declared.py`); `start` from the pinned setup (the engine's
+profile, its own readings with the case's pins on top as overrides); apply the
+scripted actions, checking that the engine asks the seat each one names; `deal`
+and play each further round of a game case; then check the expectation of the
+case's kind. What an engine without a capability cannot show is left out of
+the script and the expectations (`capability_view.py`). A failed check
 fails the case; anything the engine does wrong at the protocol level errors
 it, kills the engine, and the next case starts a fresh one. After
 `MAX_START_FAILURES` failed starts in a row the remaining cases are errored
@@ -17,22 +21,27 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .capability_view import CapabilityView
 from .compare import project_onto, render_diff, subset_matches, without_unsent
-from .engine_process import EngineError, EngineProcess
-from .pack import Case, Check, Pack, Repeat, Step
-from .schemas import optional_state_fields
+from .declared import Declared, DeclarationError, declared_from_hello
+from .engine_process import HANDSHAKE, EngineError, EngineProcess
+from .pack import Case, Check, IfAsked, Pack, Repeat, Step, split_seat
+from .schemas import optional_result_fields, optional_state_fields
 from .variants import Register
 
 MAX_START_FAILURES = 3
 
-PASSED, FAILED, ERRORED, SKIPPED, XFAILED, XPASSED = (
+PASSED, FAILED, ERRORED, SKIPPED, UNSUPPORTED, XFAILED, XPASSED = (
     "passed",
     "failed",
     "errored",
     "skipped",
+    "unsupported",
     "xfailed",
     "xpassed",
 )
+# The statuses of a case that ran to a verdict on the engine's play.
+CHECKED = (PASSED, FAILED, XFAILED, XPASSED)
 
 
 @dataclass
@@ -48,6 +57,7 @@ class Outcome:
     xfail_reason: str | None = None
     raw_status: str | None = None  # the status before the xfail list applied
     engine_restarted: bool = False  # the engine was killed after this case
+    lacking: tuple[str, ...] = ()  # skipped: the readings; unsupported: the capabilities
 
 
 @dataclass
@@ -60,9 +70,21 @@ class RunReport:
     engine_starts: int = 0
     unknown_xfails: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    declared: Declared | None = None
+    declaration_error: str | None = None  # the hello could not be read
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def checked(self) -> int:
+        """The cases that ran to a verdict on the engine's play."""
+        return sum(1 for o in self.outcomes if o.status in CHECKED)
+
+    @property
+    def never_started(self) -> bool:
+        """The engine never completed a handshake in this run."""
+        return not self.hello
 
     @property
     def ok(self) -> bool:
@@ -93,6 +115,9 @@ class Runner:
         self.start_failures = 0
         self.engine_starts = 0
         self.last_start_error: EngineError | None = None
+        self.declaration_error: str | None = None
+        self._declared: tuple[int, Declared] | None = None  # (engine start, declared)
+        self.view = CapabilityView(None)  # what the current case leaves out, by capability
 
     # ---------------------------------------------------------------- run --
 
@@ -111,6 +136,8 @@ class Runner:
             self.engine.close()
         report.hello = self.engine.hello
         report.profile = self._profile() or "?"
+        report.declared = self._declared[1] if self._declared else None
+        report.declaration_error = self.declaration_error
         report.engine_starts = self.engine_starts
         ids = {c.id for c in cases}
         report.unknown_xfails = sorted(
@@ -127,7 +154,7 @@ class Runner:
 
     def _apply_xfail(self, outcome: Outcome) -> Outcome:
         reason = self.xfails.get(outcome.case.id)
-        if reason is None or outcome.status == SKIPPED:
+        if reason is None or outcome.status in (SKIPPED, UNSUPPORTED):
             return outcome
         outcome.xfail_reason = reason
         outcome.raw_status = outcome.status
@@ -158,24 +185,40 @@ class Runner:
             raise
         self.start_failures = 0
 
+    def declared(self) -> Declared:
+        """What the running engine's hello declares (read once per engine start)."""
+        if self._declared is None or self._declared[0] != self.engine_starts:
+            try:
+                declared = declared_from_hello(
+                    self.engine.hello, self.register, self.requested_profile
+                )
+            except DeclarationError as exc:
+                self.declaration_error = str(exc)
+                raise EngineError(HANDSHAKE, f"the hello cannot be read: {exc}") from None
+            self._declared = (self.engine_starts, declared)
+        return self._declared[1]
+
     def _run_case(self, case: Case) -> Outcome:
         try:
             self._ensure_engine()
-            profile = self._profile()
-            if profile is None or profile not in self.register.profiles:
-                return Outcome(
-                    case,
-                    ERRORED,
-                    f"unknown profile {profile!r}; the register has "
-                    + ", ".join(self.register.profiles),
-                    reason="profile",
-                )
-            missing = self._unimplemented(case, profile)
+            declared = self.declared()
+            missing = declared.missing_readings(case.requires)
             if missing:
                 return Outcome(
-                    case, SKIPPED, "needs " + ", ".join(missing) + ", not implemented by the engine"
+                    case,
+                    SKIPPED,
+                    "pins " + ", ".join(missing) + ", which the engine does not implement",
+                    lacking=tuple(missing),
                 )
-            self._execute(case, profile)
+            lacking = declared.missing_capabilities(case.capabilities)
+            if lacking:
+                return Outcome(
+                    case,
+                    UNSUPPORTED,
+                    "needs " + ", ".join(lacking) + ", which the engine does not declare",
+                    lacking=tuple(lacking),
+                )
+            self._execute(case, declared)
         except CaseFailed as failure:
             diff = ""
             if failure.expected is not None or failure.actual is not None:
@@ -196,37 +239,13 @@ class Runner:
             return Outcome(case, ERRORED, message, reason=error.reason, engine_restarted=True)
         return Outcome(case, PASSED)
 
-    # ------------------------------------------------------------ readings --
-
-    def _readings_for(self, case: Case, profile: str) -> dict[str, str]:
-        readings = self.register.readings_of(profile)
-        readings.update(case.requires)
-        return readings
-
-    def _implemented(self, variant: str) -> list[str]:
-        declared = self.engine.hello.get("readings", {})
-        if isinstance(declared, dict) and isinstance(declared.get(variant), list):
-            return [str(r) for r in declared[variant]]
-        engine_profile = self.engine.hello.get("profile")
-        if isinstance(engine_profile, str) and engine_profile in self.register.profiles:
-            return [self.register.profiles[engine_profile].get(variant, "")]
-        return []
-
-    def _unimplemented(self, case: Case, profile: str) -> list[str]:
-        return [
-            f"{variant}={reading}"
-            for variant, reading in sorted(self._readings_for(case, profile).items())
-            if reading not in self._implemented(variant)
-        ]
-
     # ----------------------------------------------------------- execution --
 
-    def _execute(self, case: Case, profile: str) -> None:
-        base = self.register.readings_of(profile)
-        overrides = {v: r for v, r in sorted(case.requires.items()) if base.get(v) != r}
+    def _execute(self, case: Case, declared: Declared) -> None:
+        self.view = CapabilityView(declared.capabilities)
         setup: dict[str, Any] = {
-            "profile": profile,
-            "overrides": overrides,
+            "profile": declared.profile,
+            "overrides": declared.overrides_for(case.requires, self.register),
             "dealer": case.dealer,
             "deck": case.deck,
         }
@@ -234,7 +253,10 @@ class Runner:
             setup["totals"] = case.totals
         reply = self.engine.request({"type": "start", "setup": setup})
         if not reply["ok"]:
-            raise CaseFailed(f"engine did not accept the setup: {reply}")
+            raise CaseFailed(
+                "the engine refused a start with readings it declared: "
+                + str(reply.get("error") or reply.get("refused") or reply)
+            )
         self._play(case.actions, "actions")
         for index, script in enumerate(case.then):
             reply = self.engine.request({"type": "deal", "deck": script.deck})
@@ -250,16 +272,34 @@ class Runner:
 
     def _play(self, steps: list[Step], where: str) -> None:
         for index, step in enumerate(steps):
+            at = f"{where}[{index}]"
             if isinstance(step, Check):
-                self._check_step(step, f"{where}[{index}]")
-                continue
-            if isinstance(step, Repeat):
+                self._check_step(step, at)
+            elif isinstance(step, Repeat):
                 for _ in range(step.max):
                     if self._state()["phase"] != step.while_phase:
                         break
-                    self._apply_scripted(step.action, f"{where}[{index}]")
-                continue
-            self._apply_scripted(step, f"{where}[{index}]")
+                    self._apply_scripted(step.action, at)
+            elif isinstance(step, IfAsked):
+                if self._legal()["player"] == step.seat:
+                    self._apply_scripted(step.action, at)
+            else:
+                seat, action = split_seat(step)
+                if not self.view.keeps_action(action):
+                    continue
+                if seat is not None:
+                    self._check_actor(seat, action, at)
+                self._apply_scripted(action, at)
+
+    def _check_actor(self, seat: int, action: str, where: str) -> None:
+        player = self._legal()["player"]
+        if player != seat:
+            raise CaseFailed(
+                f"scripted action {where} {action!r} is seat {seat}'s, "
+                f"but the engine asks seat {player}",
+                {"player": seat},
+                {"player": player},
+            )
 
     def _apply_scripted(self, action: str, where: str) -> None:
         reply = self.engine.request({"type": "apply", "action": action})
@@ -297,13 +337,13 @@ class Runner:
 
     def _check_state(self, expected: dict[str, Any], message: str) -> None:
         state = self._state()
-        wanted = without_unsent(expected, state, optional_state_fields())
+        wanted = without_unsent(self.view.state(expected), state, optional_state_fields())
         if not subset_matches(state, wanted):
             raise CaseFailed(message, wanted, project_onto(state, wanted))
 
     def _check_legal(self, expect: dict[str, Any], where: str = "") -> None:
         legal = self._legal()
-        wanted: dict[str, Any] = {"actions": sorted(expect["actions"])}
+        wanted: dict[str, Any] = {"actions": sorted(self.view.actions(expect["actions"]))}
         if "player" in expect:
             wanted["player"] = expect["player"]
         got = {k: legal[k] for k in wanted}
@@ -350,5 +390,8 @@ class Runner:
         result = self.engine.request({"type": "result"}).get("result")
         if result is None:
             raise CaseFailed(f"{where}: engine has no round result", wanted, None)
+        if not isinstance(result, dict):
+            raise CaseFailed(f"{where}: the result is not an object", wanted, result)
+        wanted = without_unsent(self.view.result(wanted), result, optional_result_fields())
         if not subset_matches(result, wanted):
             raise CaseFailed(f"{where}: round result differs", wanted, project_onto(result, wanted))

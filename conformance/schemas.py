@@ -109,6 +109,13 @@ def optional_state_fields() -> dict[str, tuple[str, ...]]:
             "contract": tuple(k for k in contract.get("properties", {}) if k not in required)}
 
 
+def optional_result_fields() -> dict[str, tuple[str, ...]]:
+    """The fields of the `result` reply an engine may leave out, keyed as in
+    `optional_state_fields` (the contract's `ashkal` among them)."""
+    _, optional = _object_fields("result")
+    return {"": optional, "contract": optional_state_fields()["contract"]}
+
+
 def result_fields() -> tuple[str, ...]:
     """Every field of the `result` reply's round result, as the schema has them."""
     required, optional = _object_fields("result")

@@ -32,7 +32,10 @@ import z3
 from rich.console import Console
 from rich.table import Table
 
+from baloot.conformance.case_needs import annotated, case_needs
+from baloot.conformance.pack import case_from_json
 from baloot.conformance.schemas import state_fields
+from baloot.conformance.variants import load_register
 from baloot.grammar import model as m
 from baloot.grammar.walk import walk_body
 
@@ -676,8 +679,11 @@ def write_findings(spec: m.Spec, findings: list[Finding], cases_folder: Path | N
     by_variant: dict[str, list[dict[str, Any]]] = {}
     for f in findings:
         by_variant.setdefault(f.variant, []).extend(witness_cases(spec, f))
-    for variant, cases in by_variant.items():
+    register = load_register()
+    for variant, found in by_variant.items():
         path = cases_folder / variant / CASE_FILE
+        # the seat of each action and the capabilities each case needs (case_needs.py)
+        cases = [annotated(c, case_needs(case_from_json(c, CASE_FILE), register)) for c in found]
         if not cases:
             if path.exists():
                 path.unlink()
