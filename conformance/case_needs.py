@@ -1,6 +1,6 @@
 """What a case's script asks of an engine, found by replaying it on the reference
 engine: the seat that takes each scripted action, the turns where a player can
-only pass, and the capabilities (`declared.CAPABILITIES`) the case needs.
+only pass (or make calls of capabilities an engine may lack), and the capabilities (`declared.CAPABILITIES`) the case needs.
 
 `baloot conform needs` compares these with what each case file says, and
 `--fix` writes them in. The replay runs the case under its own pins on top of
@@ -21,8 +21,9 @@ game it names:
 - declarations: a player plays a card while a declaration is still offered
   (a choice an engine that counts projects by itself cannot make), or a
   declaration is the refused action of an illegal case;
-- game_score: the case plays further rounds, starts from running totals other
-  than 0 to 0, or expects the game to end.
+- game_score: the case plays further rounds or expects the game to end. (Running
+  totals in the setup alone do not need it: an engine without a game score still
+  reads them where a round's rules do, at the sun raise gate.)
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from .pack import Case, Check, IfAsked, Repeat, Step, seated, split_seat
 from .variants import Register
 
 RAISE_CAPABILITY = {"triple": "raise_triple", "four": "raise_four", "gahwa": "raise_gahwa"}
+OPTIONAL_CALLS = {*RAISE_CAPABILITY, "ashkal"}
 
 
 class ReplayFailed(Exception):
@@ -144,7 +146,12 @@ class _Replayer:
         seat = self.game.current_player
         if want is not None and want != seat:
             raise ReplayFailed(f"{step!r}: the reference asks seat {seat}")
-        only_pass = self.game.legal_actions() == ["pass"]
+        # A turn where the seat can only pass, but for calls of capabilities an engine may
+        # lack (a four, a gahwa, ashkal): an engine without them, or one that does not ask
+        # pass-only turns, has no such turn.
+        only_pass = all(
+            a == "pass" or _word(a) in OPTIONAL_CALLS for a in self.game.legal_actions()
+        )
         seat = self.act(action)
         if only_pass and action == "pass":
             return {"if_asked": seated(seat, action)}
@@ -203,7 +210,7 @@ def replay(case: Case, readings: dict[str, str]) -> Replay:
         out.steps.append(replayer.run(script.actions))
         if script.result is not None:
             replayer.note_expectation(script.result)
-    if case.then or (case.totals is not None and any(case.totals)) or case.kind == "game":
+    if case.then or case.kind == "game":
         replayer.needs.add("game_score")
     expect = case.expect
     if case.kind == "illegal":
@@ -221,7 +228,7 @@ def replay(case: Case, readings: dict[str, str]) -> Replay:
         if isinstance(expect.get(key), dict):
             replayer.note_expectation(expect[key])
     result = game.round_result()
-    if result is not None and any(result["projects"]):
+    if result is not None and any(team for team in result["projects"]):
         replayer.needs.add("projects")
     out.needs = replayer.needs
     return out

@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from .clauses import matches_clause_glob
 from .engine_process import EngineProcess
+from .exit_status import conform_verdict
 from .lint import lint_pack
 from .pack import Case, Pack, default_pack_folder
 from .report_console import print_report
@@ -77,6 +79,13 @@ def register(subparsers: Any) -> None:
         "--validate-protocol",
         action="store_true",
         help="check every message, both ways, against the protocol's JSON Schemas",
+    )
+    conform.add_argument(
+        "--min-checked",
+        type=int,
+        default=1,
+        metavar="N",
+        help="fail (exit 4) when fewer than N cases ran to a verdict (default 1)",
     )
     conform.set_defaults(run=run_conform)
     sub = conform.add_subparsers(dest="conform_command", metavar="SUBCOMMAND")
@@ -311,6 +320,9 @@ def run_conform(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         err.print("baloot conform: --timeout must be positive")
         return 2
+    if args.min_checked < 0:
+        err.print("baloot conform: --min-checked must be 0 or more")
+        return 2
     register_ = load_register()
     if args.profile and args.profile not in register_.profiles:
         err.print(
@@ -374,7 +386,10 @@ def run_conform(args: argparse.Namespace) -> int:
     except OSError as exc:
         err.print(f"baloot conform: cannot write the report: {exc}")
         return 2
-    return 0 if report.ok else 1
+    status, why = conform_verdict(report, args.min_checked)
+    if why:
+        console.print(f"[red]FAILED[/] {escape(why)}")
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

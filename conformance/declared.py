@@ -52,6 +52,7 @@ class Declared:
     plays: dict[str, str]  # variant -> the reading played when a case pins nothing
     implemented: dict[str, frozenset[str]]  # variant -> every reading it can play
     capabilities: frozenset[str]
+    profile_readings: dict[str, str]  # the profile's own readings, for reports
 
     def missing_readings(self, pins: Mapping[str, str]) -> list[str]:
         """The readings a case with these pins is played under that the engine does not
@@ -74,10 +75,9 @@ class Declared:
         base = register.readings_of(self.profile)
         return {v: r for v, r in sorted(self.readings_for(pins).items()) if base.get(v) != r}
 
-    def off_profile(self, register: Register) -> dict[str, str]:
+    def off_profile_readings(self) -> dict[str, str]:
         """The played readings that differ from the profile (what the hello overrode)."""
-        base = register.readings_of(self.profile)
-        return {v: r for v, r in self.plays.items() if base.get(v) != r}
+        return {v: r for v, r in self.plays.items() if self.profile_readings.get(v) != r}
 
 
 def declared_from_hello(
@@ -116,7 +116,13 @@ def declared_from_hello(
                 + ", ".join(register.profiles)
             )
         own, plays = profile, dict(register.readings_of(profile))
-    return Declared(own, plays, implemented, _capabilities(hello.get("capabilities")))
+    return Declared(
+        own,
+        plays,
+        implemented,
+        _capabilities(hello.get("capabilities")),
+        register.readings_of(own),
+    )
 
 
 def _capabilities(capabilities: Any) -> frozenset[str]:

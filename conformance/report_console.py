@@ -12,15 +12,27 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from .clauses import clause_family
+from .declared import CAPABILITIES
 from .rules_links import clause_link
-from .runner import ERRORED, FAILED, PASSED, SKIPPED, XFAILED, XPASSED, Outcome, RunReport
+from .runner import (
+    ERRORED,
+    FAILED,
+    PASSED,
+    SKIPPED,
+    UNSUPPORTED,
+    XFAILED,
+    XPASSED,
+    Outcome,
+    RunReport,
+)
 
-STATUSES = (PASSED, FAILED, ERRORED, SKIPPED, XFAILED, XPASSED)
+STATUSES = (PASSED, FAILED, ERRORED, SKIPPED, UNSUPPORTED, XFAILED, XPASSED)
 _STYLE = {
     PASSED: "green",
     FAILED: "red",
     ERRORED: "magenta",
     SKIPPED: "yellow",
+    UNSUPPORTED: "blue",
     XFAILED: "cyan",
     XPASSED: "bold yellow",
 }
@@ -47,14 +59,23 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
             f"{escape(str(hello.get('version')))}, "
             f"profile {escape(str(hello.get('profile')))}; run profile {escape(report.profile)}"
         )
+    declared = report.declared
+    if declared is not None:
+        off = ", ".join(f"{v}={r}" for v, r in sorted(declared.off_profile_readings().items()))
+        console.print(f"[bold]readings[/]    {escape(declared.profile)}"
+                      + (f" with {escape(off)}" if off else ""))
+        lacking = sorted(set(CAPABILITIES) - declared.capabilities)
+        console.print("[bold]capabilities[/] " + ("all" if not lacking else
+                      "all but " + escape(", ".join(lacking))))
+    if report.declaration_error:
+        console.print(f"[red]the engine's hello cannot be read[/]: "
+                      f"{escape(report.declaration_error)}")
     for outcome in report.outcomes:
         if outcome.status in (FAILED, ERRORED, XPASSED):
             _print_problem(console, report, outcome, extra_args)
-    skipped = [o for o in report.outcomes if o.status == SKIPPED]
-    if skipped:
-        console.rule("[yellow]skipped")
-        for o in skipped:
-            console.print(f"[yellow]skipped[/] {escape(o.case.id)}: {escape(o.message)}")
+    not_run = not_run_table(report)
+    if not_run is not None:
+        console.print(not_run)
     xfailed = [o for o in report.outcomes if o.status == XFAILED]
     for o in xfailed:
         console.print(
@@ -70,9 +91,44 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
     )
     verdict = "[green]OK[/]" if report.ok else "[red]FAILED[/]"
     console.print(
-        f"{verdict} {totals} in {report.seconds:.1f} s "
-        f"(engine started {report.engine_starts} time(s))"
+        f"{verdict} {report.checked} of {len(report.outcomes)} cases checked: {totals} "
+        f"in {report.seconds:.1f} s (engine started {report.engine_starts} time(s))"
     )
+
+
+def not_run_by_reason(report: RunReport) -> dict[tuple[str, str], dict[str, int]]:
+    """(status, reason) -> clause family -> cases, for the skipped and unsupported cases;
+    a case lacking two things counts under each."""
+    table: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for o in report.outcomes:
+        if o.status not in (SKIPPED, UNSUPPORTED):
+            continue
+        for lacking in o.lacking or (o.message,):
+            for family in sorted({clause_family(c) for c in o.case.clauses}):
+                table[(o.status, lacking)][family] += 1
+    return {k: dict(v) for k, v in sorted(table.items())}
+
+
+def not_run_table(report: RunReport) -> Table | None:
+    reasons = not_run_by_reason(report)
+    if not reasons:
+        return None
+    cases = {
+        key: sum(1 for o in report.outcomes if o.status == key[0] and key[1] in o.lacking)
+        for key in reasons
+    }
+    table = Table(title="not run, by reason (a case lacking two things counts under each)",
+                  title_justify="left")
+    for column in ("status", "lacking", "cases", "by clause family"):
+        table.add_column(column, justify="right" if column == "cases" else "left")
+    for (status, lacking), families in reasons.items():
+        table.add_row(
+            f"[{_STYLE[status]}]{status}[/]",
+            escape(lacking),
+            str(cases[(status, lacking)]),
+            ", ".join(f"{f} {n}" for f, n in families.items()),
+        )
+    return table
 
 
 def _print_problem(

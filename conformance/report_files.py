@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from .report_console import STATUSES, by_family, rerun_command
+from .report_console import STATUSES, by_family, not_run_by_reason, rerun_command
 from .rules_links import clause_link
-from .runner import ERRORED, FAILED, SKIPPED, XFAILED, XPASSED, RunReport
+from .runner import ERRORED, FAILED, SKIPPED, UNSUPPORTED, XFAILED, XPASSED, RunReport
 
 
 def report_as_json(report: RunReport, extra_args: list[str] | None = None) -> dict[str, Any]:
@@ -21,10 +21,24 @@ def report_as_json(report: RunReport, extra_args: list[str] | None = None) -> di
             "starts": report.engine_starts,
         },
         "profile": report.profile,
+        "declared": None
+        if report.declared is None
+        else {
+            "profile": report.declared.profile,
+            "plays": report.declared.plays,
+            "implemented": {v: sorted(r) for v, r in report.declared.implemented.items()},
+            "capabilities": sorted(report.declared.capabilities),
+        },
+        "declaration_error": report.declaration_error,
         "ok": report.ok,
         "seconds": round(report.seconds, 3),
+        "checked": report.checked,
         "summary": {s: report.count(s) for s in STATUSES},
         "by_family": by_family(report),
+        "not_run": [
+            {"status": status, "lacking": lacking, "by_family": families}
+            for (status, lacking), families in not_run_by_reason(report).items()
+        ],
         "unknown_xfails": report.unknown_xfails,
         "cases": [
             {
@@ -34,7 +48,9 @@ def report_as_json(report: RunReport, extra_args: list[str] | None = None) -> di
                 "clauses": o.case.clauses,
                 "rules": [clause_link(c) for c in o.case.clauses],
                 "requires": o.case.requires,
+                "capabilities": list(o.case.capabilities),
                 "status": o.status,
+                "lacking": list(o.lacking),
                 "raw_status": o.raw_status,
                 "reason": o.reason,
                 "message": o.message,
@@ -64,7 +80,7 @@ def write_junit(report: RunReport, path: Path) -> None:
         tests=str(len(report.outcomes)),
         failures=str(report.count(FAILED)),
         errors=str(report.count(ERRORED)),
-        skipped=str(report.count(SKIPPED) + report.count(XFAILED)),
+        skipped=str(report.count(SKIPPED) + report.count(UNSUPPORTED) + report.count(XFAILED)),
         time=f"{report.seconds:.3f}",
     )
     for o in report.outcomes:
@@ -86,8 +102,8 @@ def write_junit(report: RunReport, path: Path) -> None:
             ET.SubElement(
                 element, "error", message=f"{o.reason}: {o.message.splitlines()[0]}"
             ).text = text
-        elif o.status == SKIPPED:
-            ET.SubElement(element, "skipped", message=o.message)
+        elif o.status in (SKIPPED, UNSUPPORTED):
+            ET.SubElement(element, "skipped", message=f"{o.status}: {o.message}")
         elif o.status == XFAILED:
             ET.SubElement(element, "skipped", message=f"expected failure: {o.xfail_reason}")
         elif o.status == XPASSED:
