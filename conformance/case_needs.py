@@ -17,6 +17,9 @@ game it names:
 - ashkal: `ashkal` is taken or is the refused action of an illegal case;
 - second_session: the bidding reaches its second session;
 - redeal: everyone passes twice and the round is dealt again;
+- pass_only_turns: a legal-set check expects `pass` alone (an engine that does
+  not ask such turns cannot show it; a scripted pass-only turn is an `if_asked`
+  step, which such an engine skips);
 - projects: a project is declared or scores, or a check expects one;
 - declarations: a player plays a card while a declaration is still offered
   (a choice an engine that counts projects by itself cannot make), or a
@@ -161,6 +164,8 @@ class _Replayer:
         expected = check.expected
         if check.what == "legal":
             actions = [str(a) for a in expected.get("actions", [])]
+            if actions == ["pass"]:
+                self.needs.add("pass_only_turns")
             if self.game.phase == "raising":
                 self.needs.add("raises")
                 for action in actions:
@@ -222,7 +227,7 @@ def replay(case: Case, readings: dict[str, str]) -> Replay:
         if game.phase == "raising" and (word in RAISE_CAPABILITY or word == "double"):
             replayer.needs.add("raises")
             replayer.needs.add(RAISE_CAPABILITY.get(word, "raises"))
-    if case.kind == "legal" and game.phase == "raising":
+    if case.kind == "legal":
         replayer.check(Check("legal", expect))
     for key in ("result", "state"):
         if isinstance(expect.get(key), dict):

@@ -35,11 +35,21 @@ CAPABILITIES: dict[str, str] = {
     "ashkal": "the ashkal call in the bidding (BID.6)",
     "second_session": "the second bidding session, naming the trump (BID.7, BID.8)",
     "redeal": "a new deal after everyone passes twice (BID.9)",
+    "pass_only_turns": "asking a player whose only legal action is pass (the protocol's rule; "
+    "an engine that passes for such players leaves this out)",
     "projects": "projects and baloot scoring (PROJ.*)",
     "declarations": "a declaration step: players declare projects with `declare`, "
     "instead of the engine counting every project by itself",
     "game_score": "running totals over rounds, the game target and its end (GAME.*, END.*)",
 }
+
+
+# variant -> the reading a case pins, or every reading it holds under
+Pins = Mapping[str, str] | Mapping[str, tuple[str, ...]]
+
+
+def _as_tuple(pinned: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (pinned,) if isinstance(pinned, str) else pinned
 
 
 class DeclarationError(ValueError):
@@ -54,23 +64,32 @@ class Declared:
     capabilities: frozenset[str]
     profile_readings: dict[str, str]  # the profile's own readings, for reports
 
-    def missing_readings(self, pins: Mapping[str, str]) -> list[str]:
+    def missing_readings(self, pins: Pins) -> list[str]:
         """The readings a case with these pins is played under that the engine does not
-        implement, as `variant=reading`: pinned ones, or (with `--profile`) played ones."""
-        return [
-            f"{variant}={reading}"
-            for variant, reading in sorted(self.readings_for(pins).items())
-            if reading not in self.implemented.get(variant, frozenset())
-        ]
+        implement, as `variant=reading` (`variant=a|b` for a pin of several readings):
+        pinned ones, or (with `--profile`) played ones."""
+        missing = []
+        for variant, reading in sorted(self.readings_for(pins).items()):
+            if reading not in self.implemented.get(variant, frozenset()):
+                missing.append(f"{variant}={'|'.join(_as_tuple(pins.get(variant, reading)))}")
+        return missing
 
     def missing_capabilities(self, needs: list[str] | tuple[str, ...]) -> list[str]:
         return sorted(set(needs) - self.capabilities)
 
-    def readings_for(self, pins: Mapping[str, str]) -> dict[str, str]:
-        """The readings a case is played under: the engine's own, the case's pins on top."""
-        return {**self.plays, **pins}
+    def readings_for(self, pins: Pins) -> dict[str, str]:
+        """The readings a case is played under: the engine's own, the case's pins on top.
+        Of a pin's readings, the first the engine implements (the first listed, else the
+        one it plays, else any), else the first."""
+        chosen = dict(self.plays)
+        for variant, pinned in pins.items():
+            readings = _as_tuple(pinned)
+            can = self.implemented.get(variant, frozenset())
+            if readings[0] in can or chosen.get(variant) not in readings:
+                chosen[variant] = next((r for r in readings if r in can), readings[0])
+        return chosen
 
-    def overrides_for(self, pins: Mapping[str, str], register: Register) -> dict[str, str]:
+    def overrides_for(self, pins: Pins, register: Register) -> dict[str, str]:
         """The `overrides` of a `start`: where the case's readings differ from the profile."""
         base = register.readings_of(self.profile)
         return {v: r for v, r in sorted(self.readings_for(pins).items()) if base.get(v) != r}

@@ -80,17 +80,26 @@ def lint_case(case: Case, raw: dict[str, Any], register: Register) -> list[Probl
             )
     if len(set(case.clauses)) != len(case.clauses):
         problem("clauses", "a clause is cited twice")
-    for variant, reading in case.requires.items():
+    for variant, readings in case.pins.items():
         info = register.variants.get(variant)
         if info is None:
             by_id = register.variant(variant)
             hint = f" (did you mean {by_id.name!r}?)" if by_id else ""
             problem(f"requires.{variant}", f"no variant named {variant!r}{hint}")
-        elif reading not in info.readings:
+            continue
+        for reading in readings:
+            if reading not in info.readings:
+                problem(
+                    f"requires.{variant}",
+                    f"variant {variant} has no reading {reading!r}; expected one of "
+                    + ", ".join(info.readings),
+                )
+        if len(set(readings)) != len(readings):
+            problem(f"requires.{variant}", "a reading is listed twice")
+        elif len(readings) == len(info.readings):
             problem(
                 f"requires.{variant}",
-                f"variant {variant} has no reading {reading!r}; expected one of "
-                + ", ".join(info.readings),
+                "lists every reading of the variant: leave the variant out instead",
             )
     for message in deck_problems(case.deck):
         problem("setup.deck", message)

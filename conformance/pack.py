@@ -79,7 +79,7 @@ class Case:
     kind: str  # legal, illegal, trick, round, game
     title: str
     clauses: list[str]
-    requires: dict[str, str]
+    requires: dict[str, str]  # variant -> the (first) reading the case pins
     dealer: int
     deck: list[str]
     totals: list[int] | None
@@ -91,6 +91,17 @@ class Case:
     note: str = ""
     origin: str = HAND_WORKED  # hand_worked, regression_snapshot or witness
     capabilities: tuple[str, ...] = ()  # the parts of the game the case needs (declared.py)
+    # variant -> the readings a case pins besides its `requires` one, when it holds under
+    # several (`"requires": {"kaboot": ["flat_44", "sun_44_hokum_25"]}`)
+    also_holds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def pins(self) -> dict[str, tuple[str, ...]]:
+        """Variant -> every reading the case holds under, its `requires` reading first."""
+        return {
+            variant: (reading, *(r for r in self.also_holds.get(variant, ()) if r != reading))
+            for variant, reading in self.requires.items()
+        }
 
 
 @dataclass(frozen=True)
@@ -152,6 +163,11 @@ def _step(raw: Any) -> Step:
     return Check(key.removeprefix("expect_"), dict(expected))
 
 
+def _readings(pinned: str | list[str]) -> tuple[str, ...]:
+    """A pin's readings: one reading, or a list of them."""
+    return (pinned,) if isinstance(pinned, str) else tuple(pinned)
+
+
 def case_from_json(raw: dict[str, Any], file: str) -> Case:
     """Build a Case from a dict that has passed the case-file schema."""
     setup = raw["setup"]
@@ -160,7 +176,8 @@ def case_from_json(raw: dict[str, Any], file: str) -> Case:
         kind=raw["kind"],
         title=raw["title"],
         clauses=list(raw["clauses"]),
-        requires=dict(raw.get("requires", {})),
+        requires={v: _readings(r)[0] for v, r in raw.get("requires", {}).items()},
+        also_holds={v: _readings(r)[1:] for v, r in raw.get("requires", {}).items()},
         dealer=setup["dealer"],
         deck=list(setup["deck"]),
         totals=list(setup["totals"]) if "totals" in setup else None,

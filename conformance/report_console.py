@@ -147,7 +147,8 @@ def _print_problem(
         console.print(f"[bold]rules[/]   {clause}: {escape(clause_link(clause))}", soft_wrap=True)
     if o.case.requires:
         console.print(
-            "[bold]readings[/] " + ", ".join(f"{k}={v}" for k, v in o.case.requires.items())
+            "[bold]readings[/] "
+            + ", ".join(f"{k}={'|'.join(v)}" for k, v in o.case.pins.items())
         )
     if o.status == XPASSED:
         console.print(

@@ -47,7 +47,7 @@ def report_as_json(report: RunReport, extra_args: list[str] | None = None) -> di
                 "file": o.case.file,
                 "clauses": o.case.clauses,
                 "rules": [clause_link(c) for c in o.case.clauses],
-                "requires": o.case.requires,
+                "requires": {k: list(v) if len(v) > 1 else v[0] for k, v in o.case.pins.items()},
                 "capabilities": list(o.case.capabilities),
                 "status": o.status,
                 "lacking": list(o.lacking),
