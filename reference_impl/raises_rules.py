@@ -125,9 +125,10 @@ def raise_asker(game: Game) -> int:
 
 
 @cache  # pure, of hashable arguments: each result is computed once
-def raise_action(readings: Readings, level: RaiseLevel) -> list[Action]:
-    """The calls that make the next raise; the double is called closed or open under the A10
-    reading doubler_chooses.
+def raise_action(readings: Readings, level: RaiseLevel, mode: Mode) -> list[Action]:
+    """The calls that make the next raise; under the A10 reading doubler_chooses the double of a
+    hokum round is called closed or open. A sun round is never locked, so its double is a plain
+    double under every reading.
 
     RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
         If it does, the bid winner may triple them; then the player who doubled may make them four
@@ -137,6 +138,8 @@ def raise_action(readings: Readings, level: RaiseLevel) -> list[Action]:
         hokum card when holding any other card to lead. Such a round is called locked.
     """
     if level == RaiseLevel.NO_RAISE:
+        if mode != Mode.HOKUM:
+            return [game_rules.action_of(ActionKind.DOUBLE_RAISE)]
         if readings.locked_round in ("double_and_four", "any_raise"):
             return [game_rules.action_of(ActionKind.DOUBLE_RAISE)]
         else:  # readings.locked_round == "doubler_chooses"
@@ -159,7 +162,9 @@ def raising_actions(readings: Readings, game: Game) -> list[Action]:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
     """
-    return [game_rules.action_of(ActionKind.PASS_TURN)] + raise_action(readings, game.level)
+    return [game_rules.action_of(ActionKind.PASS_TURN)] + raise_action(
+        readings, game.level, game.contract.kind
+    )
 
 
 def apply_raise(readings: Readings, game: Game, action: Action) -> Game:

@@ -164,6 +164,18 @@ def test_doubled_open_round_doubles_the_maximum() -> None:
     assert r["added"] == [0, 32]  # failure: 16 x 2
 
 
+@pytest.mark.parametrize("reading", ["double_and_four", "any_raise", "doubler_chooses"])
+def test_a_sun_double_is_plain_under_every_locked_round_reading(reading: str) -> None:
+    # RAISE.2 locks hokum rounds only, so closed and open would mean the same in sun:
+    # the double is offered once, as `double`, whatever A10 says of hokum.
+    game = with_totals(start(TWO_OF_EACH, locked_round=reading), [101, 50])
+    play(game, *SUN_BID)
+    assert game.phase == "raising"  # RAISE.3: 101 > 100 and 50 < 100, the gate is open
+    assert game.legal_actions() == ["pass", "double"]
+    play(game, "double")
+    assert game.state.locked is False and game.state.multiplier == 2
+
+
 @pytest.mark.parametrize(("reading", "added"), [
     ("round_decides_game", [0, 64]),  # failure 16 x 4; the other team wins the game (A13)
     ("worth_152", [0, 152]),          # the round's winner takes 152
