@@ -45,6 +45,8 @@ class CapabilityView:
     def __init__(self, capabilities: Iterable[str] | None) -> None:
         has = set(CAPABILITIES) if capabilities is None else set(capabilities)
         missing = set(CAPABILITIES) - has
+        if "projects" in missing:
+            missing.add("declarations")  # no projects, nothing to declare
         self.dropped_words = {word for cap, word in _ACTION_WORDS.items() if cap in missing}
         self.dropped_state = {f for cap in missing for f in _STATE_FIELDS.get(cap, ())}
         self.dropped_result = {f for cap in missing for f in _RESULT_FIELDS.get(cap, ())}

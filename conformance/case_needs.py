@@ -1,6 +1,7 @@
 """What a case's script asks of an engine, found by replaying it on the reference
 engine: the seat that takes each scripted action, the turns where a player can
-only pass (or make calls of capabilities an engine may lack), and the capabilities (`declared.CAPABILITIES`) the case needs.
+only pass (or make calls of capabilities an engine may lack), and the
+capabilities (`declared.CAPABILITIES`) the case needs.
 
 `baloot conform needs` compares these with what each case file says, and
 `--fix` writes them in. The replay runs the case under its own pins on top of
@@ -22,8 +23,10 @@ game it names:
   step, which such an engine skips);
 - projects: a project is declared or scores, or a check expects one;
 - declarations: a player plays a card while a declaration is still offered
-  (a choice an engine that counts projects by itself cannot make), or a
-  declaration is the refused action of an illegal case;
+  and a score is checked (a choice an engine that counts projects by itself
+  cannot make), a legal-set
+  check expects a declaration, or a declaration is the refused action of an
+  illegal case;
 - game_score: the case plays further rounds or expects the game to end. (Running
   totals in the setup alone do not need it: an engine without a game score still
   reads them where a round's rules do, at the sun raise gate.)
@@ -64,7 +67,8 @@ class _Replayer:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.needs: set[str] = set()
-        self.played_first_trick: set[int] = set()
+        self.skipped_declaration = False  # a card was played while a declaration was offered
+        self.checks_score = False  # a result, or the running totals, is checked
 
     def note_state(self) -> None:
         state = self.game.state
@@ -90,7 +94,7 @@ class _Replayer:
         if word == "declare":
             self.needs.add("projects")
         if word == "play" and any(_word(a) == "declare" for a in legal):
-            self.needs.update(("projects", "declarations"))
+            self.skipped_declaration = True
         phase_before = game.phase
         try:
             game.apply(action)
@@ -166,15 +170,19 @@ class _Replayer:
             actions = [str(a) for a in expected.get("actions", [])]
             if actions == ["pass"]:
                 self.needs.add("pass_only_turns")
+            if any(_word(a) == "declare" for a in actions):
+                self.needs.update(("projects", "declarations"))
             if self.game.phase == "raising":
                 self.needs.add("raises")
                 for action in actions:
                     if _word(action) in RAISE_CAPABILITY:
                         self.needs.add(RAISE_CAPABILITY[_word(action)])
         else:
-            self.note_expectation(expected)
+            self.note_expectation(expected, scored=check.what == "result")
 
-    def note_expectation(self, expected: dict[str, Any]) -> None:
+    def note_expectation(self, expected: dict[str, Any], *, scored: bool = False) -> None:
+        if scored or "totals" in expected:
+            self.checks_score = True
         multiplier = expected.get("multiplier")
         if expected.get("phase") == "raising" or expected.get("locked") is True or (
             isinstance(multiplier, int) and multiplier > 1
@@ -209,12 +217,15 @@ def replay(case: Case, readings: dict[str, str]) -> Replay:
     replayer.note_state()
     out = Replay()
     out.steps.append(replayer.run(case.actions))
-    for script in case.then:
-        game.deal(list(script.deck))
+    for index, script in enumerate(case.then):
+        try:
+            game.deal(list(script.deck))
+        except IllegalAction as refusal:
+            raise ReplayFailed(f"then[{index}]: the deal is refused: {refusal}") from None
         replayer.note_state()
         out.steps.append(replayer.run(script.actions))
         if script.result is not None:
-            replayer.note_expectation(script.result)
+            replayer.note_expectation(script.result, scored=True)
     if case.then or case.kind == "game":
         replayer.needs.add("game_score")
     expect = case.expect
@@ -231,9 +242,14 @@ def replay(case: Case, readings: dict[str, str]) -> Replay:
         replayer.check(Check("legal", expect))
     for key in ("result", "state"):
         if isinstance(expect.get(key), dict):
-            replayer.note_expectation(expect[key])
+            replayer.note_expectation(expect[key], scored=key == "result")
+    if replayer.skipped_declaration and replayer.checks_score:
+        # A score that depends on a project left undeclared: an engine that counts every
+        # project by itself would score it.
+        replayer.needs.update(("projects", "declarations"))
     result = game.round_result()
-    if result is not None and any(team for team in result["projects"]):
+    projects = result["projects"] if result is not None else None
+    if isinstance(projects, list) and any(projects):
         replayer.needs.add("projects")
     out.needs = replayer.needs
     return out

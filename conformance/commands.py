@@ -26,6 +26,7 @@ from .clauses import matches_clause_glob
 from .engine_process import EngineProcess
 from .exit_status import conform_verdict
 from .lint import lint_pack
+from .needs_command import register_needs
 from .pack import Case, Pack, default_pack_folder
 from .report_console import print_report
 from .report_files import write_json, write_junit
@@ -160,6 +161,7 @@ def register(subparsers: Any) -> None:
         "adapter", help="serve the reference engine over the protocol (stdin/stdout)"
     )
     adapter.set_defaults(run=run_adapter)
+    register_needs(sub)
 
 
 def _stderr() -> Console:

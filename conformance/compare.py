@@ -18,14 +18,31 @@ _SET_KEYS = {"cards"}  # flat lists whose order is free (a project's cards)
 
 
 def project_onto(actual: Any, expected: Any) -> Any:
-    """`actual` cut down to the shape of `expected`, so the two can be diffed."""
+    """`actual` cut down to the shape of `expected`, so the two can be diffed. Fields an
+    engine adds (at any depth, list items included) are left out: the protocol allows them."""
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             return actual
         return {
             k: project_onto(actual[k], v) if k in actual else _MISSING for k, v in expected.items()
         }
+    if isinstance(expected, list) and isinstance(actual, list):
+        shapes = [item for item in expected if isinstance(item, dict | list)]
+        if not shapes:
+            return actual
+        return [_project_item(item, shapes) for item in actual]
     return actual
+
+
+def _project_item(item: Any, shapes: list[Any]) -> Any:
+    """A list item cut down to the fields any expected item of its list has."""
+    if isinstance(item, dict):
+        keys = {k for shape in shapes if isinstance(shape, dict) for k in shape}
+        return {k: v for k, v in item.items() if k in keys}
+    if isinstance(item, list):
+        inner = [x for shape in shapes if isinstance(shape, list) for x in shape]
+        return project_onto(item, inner) if inner else item
+    return item
 
 
 def _canonical(value: Any, key: str | None = None) -> Any:

@@ -1,11 +1,20 @@
-"""A fuzzing campaign: many random games, the first disagreement shrunk to a case.
+"""A fuzzing campaign: many random games, every disagreement grouped, one case per group.
+
+The handshake comes first: the engine's hello is read with
+`declared.declared_from_hello` (its profile, readings and capabilities), and
+the engine must accept a `start` with the readings it declared; either
+failing is a `HandshakeFailed` or a `StartRefused`, with a one-line message.
 
 Game `i` of seed `S` is `random_trial(S, i)`, the same on every machine;
 shard `K/N` plays the games whose index is `K-1` modulo `N`, so N shards
-split the seed space without overlap. With several jobs, worker processes
-(each with its own engine process) play the games; results are read in game
-order, so the disagreement reported is the one of the lowest game index
-whatever the number of jobs.
+split the seed space without overlap. Every game is played (the whole
+budget): each disagreement is filed under its signature (kind, phase, what
+differs, clause), with a count and the game of lowest index as its example.
+Then each group's example is shrunk (each within the shrinking budget), but
+for the groups the known-differences file lists. With several jobs, worker
+processes (each with its own engine process) play the games and shrink the
+groups; results are read in game order, so the example of a group is the
+same whatever the number of jobs.
 """
 
 from __future__ import annotations
@@ -13,14 +22,30 @@ from __future__ import annotations
 import contextlib
 import itertools
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..declared import DeclarationError, Declared, declared_from_hello
 from ..engine_process import EngineError, EngineProcess
-from .driver import ReferenceEndpoint, Replay, Trial, random_trial, replay
+from ..notation import ALL_CARDS
+from ..variants import load_register
+from .driver import ReferenceEndpoint, Replay, Trial, random_trial, replay, start_engine
 from .shrink import ShrinkStats, shrink
+
+
+class HandshakeFailed(Exception):
+    """The engine did not start, did not answer `hello`, or sent a hello that cannot be read."""
+
+
+class StartRefused(Exception):
+    """The engine refused (or failed) a `start` with the readings it declared."""
+
+
+class ProfileNotImplemented(Exception):
+    """`--profile` names a profile whose readings the engine does not all implement."""
 
 
 @dataclass
@@ -34,6 +59,7 @@ class Settings:
     totals: bool = True
     probes: float = 0.05
     timeout: float = 5.0
+    start_timeout: float = 30.0
     shard: tuple[int, int] = (1, 1)  # K of N, 1-based
 
     def indices(self) -> Iterator[int]:
@@ -42,47 +68,104 @@ class Settings:
 
 
 @dataclass
+class Group:
+    """The disagreements of one signature."""
+
+    signature: str
+    count: int
+    first_index: int  # the game of the example
+    example: Replay
+    known: str | None = None  # the reason, when the known-differences file lists it
+    shrunk: Replay | None = None
+    shrink_stats: ShrinkStats | None = None
+
+
+@dataclass
 class FuzzReport:
     games: int = 0
     rounds: int = 0
     actions: int = 0
     seconds: float = 0.0
-    failing: Replay | None = None
-    failing_index: int | None = None
-    shrunk: Replay | None = None
-    shrink_stats: ShrinkStats | None = None
+    groups: dict[str, Group] = field(default_factory=dict)
+    ended: Counter[str] = field(default_factory=Counter)  # games ended by a missing capability
     hello: dict[str, Any] = field(default_factory=dict)
+    declared: Declared | None = None
+    known: dict[str, str] = field(default_factory=dict)
 
     @property
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds else 0.0
 
+    @property
+    def new_groups(self) -> list[Group]:
+        return [g for g in self.groups.values() if g.known is None]
 
-def handshake(settings: Settings) -> dict[str, Any]:
+    @property
+    def unseen_known(self) -> list[str]:
+        return sorted(s for s in self.known if s not in self.groups)
+
+
+def handshake(settings: Settings) -> tuple[dict[str, Any], Declared]:
+    """Start the engine, read its hello, and check it starts a game as declared."""
     engine = EngineProcess(settings.argv, timeout=settings.timeout)
     try:
-        return engine.start()
+        try:
+            hello = start_engine(engine, settings.start_timeout)
+        except EngineError as exc:
+            raise HandshakeFailed(f"the engine failed the handshake: {exc.detail}") from None
+        register = load_register()
+        try:
+            declared = declared_from_hello(hello, register, settings.profile)
+        except DeclarationError as exc:
+            raise HandshakeFailed(f"the engine's hello cannot be read: {exc}") from None
+        missing = declared.missing_readings({})
+        if missing:
+            raise ProfileNotImplemented(
+                f"--profile {declared.profile}: the engine does not implement " + ", ".join(missing)
+            )
+        overrides = declared.off_profile_readings()
+        setup = {
+            "profile": declared.profile,
+            "overrides": overrides,
+            "dealer": 0,
+            "deck": list(ALL_CARDS),
+        }
+        played = f"the {declared.profile} profile" + (
+            " with " + ", ".join(f"{v}={r}" for v, r in sorted(overrides.items()))
+            if overrides
+            else ""
+        )
+        try:
+            reply = engine.request(
+                {"type": "start", "setup": setup}, timeout=settings.start_timeout
+            )
+        except EngineError as exc:
+            raise StartRefused(
+                f"the engine failed to start a game under {played}: {exc.reason}: {exc.detail}"
+            ) from None
+        if not reply.get("ok"):
+            reason = (reply.get("refused") or {}).get("reason") or reply
+            raise StartRefused(
+                f"the engine refused to start a game under {played}, "
+                f"the readings it declared: {reason}"
+            )
+        return hello, declared
     finally:
         engine.close()
 
 
-def _readings_of(hello: dict[str, Any]) -> dict[str, list[str]] | None:
-    readings = hello.get("readings")
-    if not isinstance(readings, dict):
-        return None
-    return {str(k): [str(r) for r in v] for k, v in readings.items() if isinstance(v, list)}
-
-
-def trial_for(settings: Settings, hello: dict[str, Any], index: int) -> Trial:
-    profile = settings.profile or str(hello.get("profile") or "literal")
+def trial_for(settings: Settings, declared: Declared, index: int) -> Trial:
+    varied = {v: sorted(r) for v, r in declared.implemented.items() if len(r) > 1}
     return random_trial(
         settings.seed,
         index,
-        profile=profile,
-        readings=_readings_of(hello) if settings.vary_readings else None,
+        profile=declared.profile,
+        base=declared.off_profile_readings(),
+        readings=varied if settings.vary_readings else None,
         game_rounds=settings.game_rounds,
         totals=settings.totals,
         probes=settings.probes,
+        capabilities=declared.capabilities,
     )
 
 
@@ -91,32 +174,61 @@ def trial_for(settings: Settings, hello: dict[str, Any], index: int) -> Trial:
 _worker: dict[str, Any] = {}
 
 
-def _init_worker(settings: Settings, hello: dict[str, Any]) -> None:
+def _init_worker(settings: Settings, declared: Declared) -> None:
     from multiprocessing import util
 
     engine = EngineProcess(settings.argv, timeout=settings.timeout)
-    _worker.update(settings=settings, hello=hello, engine=engine, reference=ReferenceEndpoint())
+    _worker.update(settings=settings, declared=declared, engine=engine, reference=None)
     util.Finalize(None, engine.close, exitpriority=10)
+
+
+def _reference() -> ReferenceEndpoint:
+    if _worker.get("reference") is None:
+        _worker["reference"] = ReferenceEndpoint()
+    reference: ReferenceEndpoint = _worker["reference"]
+    return reference
 
 
 def _play(index: int) -> tuple[int, Replay]:
     settings: Settings = _worker["settings"]
-    trial = trial_for(settings, _worker["hello"], index)
-    return index, replay(trial, _worker["engine"], _worker["reference"])
+    trial = trial_for(settings, _worker["declared"], index)
+    return index, replay(
+        trial, _worker["engine"], _reference(), start_timeout=settings.start_timeout
+    )
 
 
-def _games(settings: Settings, hello: dict[str, Any], jobs: int) -> Iterator[tuple[int, Replay]]:
-    indices = list(itertools.islice(settings.indices(), settings.games))
-    if jobs <= 1:
-        _init_worker(settings, hello)
+def _shrink_one(job: tuple[Replay, int, float]) -> tuple[Replay, ShrinkStats]:
+    failing, attempts, seconds = job
+    settings: Settings = _worker["settings"]
+    engine: EngineProcess = _worker["engine"]
+    reference = _reference()
+    with contextlib.suppress(EngineError):
+        if not engine.running:
+            start_engine(engine, settings.start_timeout)
+    return shrink(
+        failing,
+        lambda trial: replay(trial, engine, reference, start_timeout=settings.start_timeout),
+        max_attempts=attempts,
+        max_seconds=seconds,
+    )
+
+
+def _pooled(
+    settings: Settings, declared: Declared, jobs: int, work: Callable[[Any], Any], items: list[Any]
+) -> Iterator[Any]:
+    if jobs <= 1 or len(items) <= 1:
+        _init_worker(settings, declared)
         try:
-            for index in indices:
-                yield _play(index)
+            for item in items:
+                yield work(item)
         finally:
             _worker["engine"].close()
         return
-    with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(settings, hello)) as pool:
-        results = pool.map(_play, indices, chunksize=4)
+    workers = min(jobs, len(items))
+    with ProcessPoolExecutor(
+        workers, initializer=_init_worker, initargs=(settings, declared)
+    ) as pool:
+        results = pool.map(work, items, chunksize=4 if work is _play else 1)
         try:
             yield from results
         finally:
@@ -130,41 +242,42 @@ def run_campaign(
     do_shrink: bool = True,
     shrink_attempts: int = 600,
     shrink_seconds: float = 60.0,
+    known: dict[str, str] | None = None,
     on_game: Callable[[int, Replay], None] | None = None,
 ) -> FuzzReport:
-    report = FuzzReport()
-    report.hello = handshake(settings)
+    """Play every game of the settings; group the disagreements; shrink the new groups.
+
+    Raises HandshakeFailed or StartRefused before any game when the engine cannot play."""
+    report = FuzzReport(known=dict(known or {}))
+    report.hello, report.declared = handshake(settings)
     began = time.monotonic()
-    for index, result in _games(settings, report.hello, jobs):
+    indices = list(itertools.islice(settings.indices(), settings.games))
+    for index, result in _pooled(settings, report.declared, jobs, _play, indices):
         report.games += 1
         report.rounds += len(result.rounds)
         report.actions += result.actions
+        if result.ended:
+            report.ended[result.ended] += 1
         if on_game:
             on_game(index, result)
-        if result.disagreement is not None:
-            report.failing, report.failing_index = result, index
-            break
+        signature = result.signature
+        if signature is None:
+            continue
+        group = report.groups.get(signature)
+        if group is None:
+            group = Group(signature, 0, index, result, report.known.get(signature))
+            report.groups[signature] = group
+        group.count += 1
     report.seconds = time.monotonic() - began
-    if report.failing is not None and do_shrink:
-        report.shrunk, report.shrink_stats = shrink_replay(
-            settings, report.failing, attempts=shrink_attempts, seconds=shrink_seconds
+    if do_shrink:
+        pending = report.new_groups
+        shrunk = _pooled(
+            settings,
+            report.declared,
+            jobs,
+            _shrink_one,
+            [(g.example, shrink_attempts, shrink_seconds) for g in pending],
         )
+        for group, (best, stats) in zip(pending, shrunk, strict=True):
+            group.shrunk, group.shrink_stats = best, stats
     return report
-
-
-def shrink_replay(
-    settings: Settings, failing: Replay, *, attempts: int = 600, seconds: float = 60.0
-) -> tuple[Replay, ShrinkStats]:
-    engine = EngineProcess(settings.argv, timeout=settings.timeout)
-    reference = ReferenceEndpoint()
-    try:
-        with contextlib.suppress(EngineError):
-            engine.start()
-        return shrink(
-            failing,
-            lambda trial: replay(trial, engine, reference),
-            max_attempts=attempts,
-            max_seconds=seconds,
-        )
-    finally:
-        engine.close()

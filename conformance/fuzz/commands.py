@@ -1,12 +1,26 @@
 """`baloot fuzz`: differential fuzzing of an engine against the reference engine.
 
-    baloot fuzz --engine "COMMAND" --rounds N --seed S [--jobs J] [--shard K/N] [--out DIR]
+    baloot fuzz --engine "COMMAND" --rounds N --seed S [--jobs J] [--shard K/N]
+                [--out DIR] [--known FILE] [--timeout S] [--start-timeout S]
 
-Plays random legal games (with a few illegal probes) through the reference
-engine and the engine under test side by side, comparing every legal set,
-state and result. The first disagreement is shrunk to a minimal deck and
-action sequence and written as a case file in the pack's format (to --out, or
-printed). Exit 1 when the engines disagree, 0 when they never do.
+Reads the engine's hello (profile, readings, capabilities) and plays random
+legal games (with a few illegal probes) through the reference engine and the
+engine under test side by side, in the engine's readings and within its
+capabilities, comparing every legal set, state and result. Every game of the
+budget is played; the disagreements are grouped by signature
+(KIND:PHASE:WHAT[:CLAUSE]), and each new group's first example is shrunk to a
+minimal deck and action sequence and written as a case file (to --out, or
+printed). A table gives each group's count and example game.
+
+--known FILE lists the signatures of accepted differences, one a line with a
+reason ("SIGNATURE REASON"; # comments): those groups are shown, not shrunk,
+and do not fail the run.
+
+Exit status: 0 no new group; 1 new groups of disagreements; 2 usage error
+(bad option, unreadable known file, a --profile the engine cannot play);
+3 the engine failed the handshake (did not start, no hello within
+--start-timeout seconds, a hello that cannot be read); 4 the engine refused
+to start a game with the readings it declared.
 """
 
 from __future__ import annotations
@@ -18,16 +32,29 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from rich.table import Table
+
 from ..terminal import console as make_console
-from .campaign import FuzzReport, Settings, run_campaign
+from .campaign import (
+    FuzzReport,
+    Group,
+    HandshakeFailed,
+    ProfileNotImplemented,
+    Settings,
+    StartRefused,
+    run_campaign,
+)
 from .casefile import case_from_replay, case_id_for
+from .known import KnownFileError, read_known_file
+
+EXIT_AGREE, EXIT_NEW_GROUPS, EXIT_USAGE, EXIT_HANDSHAKE, EXIT_START_REFUSED = 0, 1, 2, 3, 4
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "fuzz",
-        help="play random games on an engine and the reference side by side; shrink any "
-        "disagreement to a case",
+        help="play random games on an engine and the reference side by side; shrink each "
+        "kind of disagreement to a case",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -44,7 +71,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--shard", default="1/1", metavar="K/N", help="play only shard K of N of the seed's games"
     )
-    parser.add_argument("--out", type=Path, metavar="DIR", help="write the shrunk case here")
+    parser.add_argument("--out", type=Path, metavar="DIR", help="write the shrunk cases here")
+    parser.add_argument(
+        "--known",
+        type=Path,
+        metavar="FILE",
+        help="accepted differences: one 'SIGNATURE REASON' a line; they do not fail the run",
+    )
     parser.add_argument("--profile", help="the profile to play (default: the engine's own)")
     parser.add_argument(
         "--vary-readings",
@@ -56,9 +89,19 @@ def register(subparsers: Any) -> None:
         "--no-totals", action="store_true", help="always start games from totals 0-0"
     )
     parser.add_argument("--probes", type=float, default=0.05, help="share of illegal probes")
-    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per reply")
-    parser.add_argument("--no-shrink", action="store_true", help="report the disagreement as found")
-    parser.add_argument("--shrink-seconds", type=float, default=60.0, help="shrinking budget")
+    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per reply (default 5)")
+    parser.add_argument(
+        "--start-timeout",
+        type=float,
+        default=30.0,
+        help="seconds for the engine to start and answer hello (default 30)",
+    )
+    parser.add_argument(
+        "--no-shrink", action="store_true", help="report the disagreements as found"
+    )
+    parser.add_argument(
+        "--shrink-seconds", type=float, default=60.0, help="shrinking budget per group (seconds)"
+    )
     parser.set_defaults(run=run_command)
 
 
@@ -76,6 +119,9 @@ def settings_from(args: argparse.Namespace) -> Settings:
     argv = shlex.split(args.engine)
     if not argv:
         raise ValueError("--engine is empty")
+    for option in ("timeout", "start_timeout"):
+        if getattr(args, option) <= 0:
+            raise ValueError(f"--{option.replace('_', '-')} must be more than 0 seconds")
     game_rounds = max(1, args.game_rounds)
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
     return Settings(
@@ -88,63 +134,115 @@ def settings_from(args: argparse.Namespace) -> Settings:
         totals=not args.no_totals,
         probes=args.probes,
         timeout=args.timeout,
+        start_timeout=args.start_timeout,
         shard=parse_shard(args.shard),
     )
 
 
-def write_case(
-    report: FuzzReport, out: Path | None, engine: str
-) -> tuple[dict[str, Any], Path | None]:
-    found = report.shrunk or report.failing
-    assert found is not None
-    case = case_from_replay(found, case_id_for(found), engine)
-    path = None
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / f"{case['id']}.json"
-        path.write_text(
-            json.dumps({"description": "Found by baloot fuzz.", "cases": [case]}, indent=2) + "\n",
-            encoding="utf-8",
+def group_case(group: Group, engine: str) -> dict[str, Any]:
+    found = group.shrunk or group.example
+    return case_from_replay(found, case_id_for(found), engine)
+
+
+def write_cases(report: FuzzReport, out: Path | None, engine: str) -> dict[str, Path | None]:
+    """One case file per new group (to `out`, else printed); signature -> path."""
+    written: dict[str, Path | None] = {}
+    cases = []
+    for group in report.new_groups:
+        case = group_case(group, engine)
+        cases.append(case)
+        path = None
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            path = out / f"{case['id']}.json"
+            document = {"description": "Found by baloot fuzz.", "cases": [case]}
+            path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        written[group.signature] = path
+    if out is None and cases:
+        print(json.dumps({"description": "Found by baloot fuzz.", "cases": cases}, indent=2))
+    return written
+
+
+def groups_table(report: FuzzReport, written: dict[str, Path | None]) -> Table:
+    table = Table(title="disagreements by signature", title_justify="left")
+    table.add_column("signature", no_wrap=True)
+    table.add_column("count", justify="right")
+    table.add_column("example", no_wrap=True)
+    table.add_column("shrunk to", no_wrap=True)
+    table.add_column("status", overflow="fold")
+    for group in sorted(report.groups.values(), key=lambda g: (g.known is not None, g.first_index)):
+        example = f"game {group.first_index}"
+        if group.known is not None:
+            table.add_row(group.signature, str(group.count), example, "-", f"known: {group.known}")
+            continue
+        shrunk = group.shrunk or group.example
+        size = f"{shrunk.actions} action(s), {len(shrunk.rounds)} round(s)"
+        path = written.get(group.signature)
+        table.add_row(
+            group.signature,
+            str(group.count),
+            example,
+            size,
+            f"new: {path.name if path else 'printed'}",
         )
-    return case, path
+    return table
 
 
 def run_command(args: argparse.Namespace) -> int:
     console = make_console(stderr=True)
     try:
         settings = settings_from(args)
-    except ValueError as exc:
-        console.print(f"baloot fuzz: {exc}", markup=False)
-        return 2
-    report = run_campaign(
-        settings,
-        jobs=max(1, args.jobs or os.cpu_count() or 1),
-        do_shrink=not args.no_shrink,
-        shrink_seconds=args.shrink_seconds,
+        known = read_known_file(args.known) if args.known else {}
+    except (ValueError, KnownFileError) as exc:
+        console.print(f"baloot fuzz: {exc}", markup=False, highlight=False, soft_wrap=True)
+        return EXIT_USAGE
+    try:
+        report = run_campaign(
+            settings,
+            jobs=max(1, args.jobs or os.cpu_count() or 1),
+            do_shrink=not args.no_shrink,
+            shrink_seconds=args.shrink_seconds,
+            known=known,
+        )
+    except ProfileNotImplemented as exc:
+        console.print(f"baloot fuzz: {exc}", markup=False, highlight=False, soft_wrap=True)
+        return EXIT_USAGE
+    except HandshakeFailed as exc:
+        console.print(f"baloot fuzz: {exc}", markup=False, highlight=False, soft_wrap=True)
+        return EXIT_HANDSHAKE
+    except StartRefused as exc:
+        console.print(f"baloot fuzz: {exc}", markup=False, highlight=False, soft_wrap=True)
+        return EXIT_START_REFUSED
+    declared = report.declared
+    assert declared is not None
+    console.print(
+        f"engine {report.hello.get('name', '?')}: {declared.profile} profile, capabilities "
+        + (", ".join(sorted(declared.capabilities)) or "none"),
+        highlight=False,
+        markup=False,
     )
     console.print(
         f"played {report.games} game(s), {report.rounds} round(s), {report.actions} action(s) "
         f"in {report.seconds:.1f} s: {report.games_per_second:.1f} games/s",
         highlight=False,
     )
-    if report.failing is None:
-        console.print("no disagreement")
-        return 0
-    d = report.failing.disagreement
-    assert d is not None
-    console.print(
-        f"[bold red]disagreement[/] in game {report.failing_index}: {d.detail}", highlight=False
-    )
-    if report.shrink_stats:
-        s = report.shrink_stats
+    if report.ended:
         console.print(
-            f"shrunk in {s.attempts} replays ({s.seconds:.1f} s): rounds, actions "
-            f"{s.before[:2]} -> {s.after[:2]}",
+            "games ended early at a part the engine leaves out: "
+            + ", ".join(f"{cap} {n}" for cap, n in sorted(report.ended.items())),
             highlight=False,
         )
-    case, path = write_case(report, args.out, args.engine)
-    if path:
-        console.print(f"case written to {path}", highlight=False)
-    else:
-        print(json.dumps({"cases": [case]}, indent=2))
-    return 1
+    for signature in report.unseen_known:
+        console.print(f"known difference not seen this run: {signature}", highlight=False)
+    if not report.groups:
+        console.print("no disagreement")
+        return EXIT_AGREE
+    written = write_cases(report, args.out, args.engine)
+    console.print(groups_table(report, written))
+    if args.out is not None and report.new_groups:
+        console.print(f"cases written to {args.out}", highlight=False)
+    new = report.new_groups
+    console.print(
+        f"{len(report.groups)} group(s) of disagreements, {len(new)} new", highlight=False
+    )
+    return EXIT_NEW_GROUPS if new else EXIT_AGREE

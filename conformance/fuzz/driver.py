@@ -1,15 +1,23 @@
 """Differential play: the reference engine and an engine under test, side by side.
 
 A `Trial` pins everything a game needs: the profile and readings, the
-dealer, the running totals it starts from, one deck per deal, and a list of
-choices. Replaying a trial plays the same game on both engines through the
-protocol (the reference in-process, through the reference adapter's request
-handler; the engine under test as a process): at each decision the choice
-picks one of the reference's legal actions, sorted (`choice % len(legal)`; missing
-choices are 0), or, from `PROBE` up, an action the reference refuses, to
-check the engine refuses it too and leaves its state alone. After every
-step the legal sets, the states and, when a round is over, the results are
-compared; the first difference is a `Disagreement`.
+dealer, the running totals it starts from, one deck per deal, a list of
+choices, and the capabilities the engine declared. Replaying a trial plays
+the same game on both engines through the protocol (the reference
+in-process, through the reference adapter's request handler; the engine
+under test as a process): at each decision the choice picks one of the
+reference's legal actions that the engine has (sorted; `choice % len`;
+missing choices are 0), or, from `PROBE` up, an action the reference
+refuses, to check the engine refuses it too and leaves its state alone.
+After every step the legal sets, the states and, when a round is over, the
+results are compared; the first difference is a `Disagreement`, named by a
+`signature` that groups it with others of the same kind.
+
+Where the engine lacks a capability, the reference is played the way such
+an engine plays and only what both can say is compared (`limits.py`); a
+deal that needs a capability the engine lacks ends the game there, and the
+replay says why (`ended`). The moves are recorded as they happened (who,
+what, in which phase, whether the engine was asked) for the case writer.
 """
 
 from __future__ import annotations
@@ -22,14 +30,23 @@ from typing import Any, Protocol
 from ..engine_process import EngineError, EngineProcess
 from ..notation import ALL_CARDS, PROJECT_KINDS, RAISE_CALLS, SUITS
 from ..reference_adapter import Adapter
-from ..schemas import result_fields, state_fields
+from . import limits
+from .normal import (
+    MISSING,
+    action_key,
+    action_shape,
+    compared_state_fields,
+    differing,
+    normal_legal,
+    normal_result,
+    normal_state,
+    protocol_result,
+)
 
 PROBE = 1000  # choices from here up probe an illegal action
-MAX_STEPS = 400  # a safety bound on the actions of one trial
-
-STATE_REQUIRED, STATE_OPTIONAL = state_fields()
-RESULT_FIELDS = result_fields()
-CONTRACT_FIELDS = ("kind", "trump", "bidder")
+MAX_STEPS = 400  # a safety bound on the choices of one trial
+MAX_MOVES = 1200  # and on its moves, the reference-only ones included
+ACTIVE = ("bidding", "raising", "playing")
 
 
 class Endpoint(Protocol):
@@ -61,9 +78,19 @@ class Trial:
     decks: list[list[str]]  # decks[0] starts the game; each later one is a deal
     choices: list[int]
     label: str = ""  # where the trial came from (seed and index)
+    capabilities: frozenset[str] = limits.ALL  # what the engine under test plays
 
     def with_(self, **changes: Any) -> Trial:
         return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class Move:
+    seat: int
+    action: str
+    phase: str
+    forced: bool = False  # the player could only pass (an `if_asked` step)
+    sent: bool = True  # False: played on the reference alone (a capability the engine lacks)
 
 
 @dataclass
@@ -72,13 +99,17 @@ class RoundTrace:
     dealer: int
     totals: list[int]
     first_step: int  # the index into choices at this round's first decision
-    actions: list[str] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    redeal: bool = False  # dealt because everyone passed twice
+    second_session: bool = False  # its bidding reached the second session
+    partial_declaration: bool = False  # a player played on with projects left undeclared
 
 
 @dataclass
 class Disagreement:
-    # legal, state, result, accepted_illegal, refused_legal, changed_after_refusal, engine_error
+    # legal, state, result, accepted_illegal, refused_legal, changed_after_refusal,
+    # refused_start, refused_deal, engine_error
     kind: str
     detail: str
     expected: Any
@@ -87,6 +118,17 @@ class Disagreement:
     action: str | None = None  # the action at stake (refused, or probed)
     clauses: list[str] = field(default_factory=list)
     reference_legal: dict[str, Any] | None = None  # the reference's legal reply there
+    what: str = ""  # the first differing field, the legal-set difference, the action's shape
+    at_stake: list[str] = field(default_factory=list)  # actions of a legal-set difference
+
+    @property
+    def signature(self) -> str:
+        """`kind:phase:what[:clause]`: disagreements with one signature are one group."""
+        phase = "round_over" if self.phase == "game_over" else self.phase
+        parts = [self.kind, phase, self.what or "-"]
+        if self.clauses:
+            parts.append(self.clauses[0])
+        return ":".join(p.replace(" ", "_") for p in parts)
 
 
 @dataclass
@@ -97,81 +139,15 @@ class Replay:
     disagreement: Disagreement | None
     legal: dict[str, Any] | None = None  # the reference's legal reply at the end
     state: dict[str, Any] | None = None  # the reference's state at the end
+    ended: str | None = None  # the capability whose absence ended the game early
 
     @property
     def actions(self) -> int:
-        return sum(len(r.actions) for r in self.rounds)
+        return sum(len(r.moves) for r in self.rounds)
 
-
-# ---- normal forms ----------------------------------------------------------------
-
-
-def _action_key(action: str) -> str:
-    words = action.split(" ")
-    if words[0] == "declare" and len(words) > 2:
-        return " ".join([*words[:2], *sorted(words[2:])])
-    return action
-
-
-def normal_legal(reply: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "player": reply.get("player"),
-        "actions": sorted(_action_key(str(a)) for a in reply.get("actions") or []),
-    }
-
-
-def _projects(value: Any) -> Any:
-    if not isinstance(value, list):
-        return value
-    return sorted(
-        (
-            json.dumps(
-                {**p, "cards": sorted(p.get("cards", []))} if isinstance(p, dict) else p,
-                sort_keys=True,
-            )
-            for p in value
-        ),
-    )
-
-
-def normal_state(state: dict[str, Any], fields: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key in fields:
-        value = state.get(key, "<missing>")
-        if key == "hands" and isinstance(value, list):
-            value = [sorted(h) if isinstance(h, list) else h for h in value]
-        elif key == "contract" and isinstance(value, dict):
-            value = {k: value.get(k) for k in CONTRACT_FIELDS}
-        elif key == "declarations":
-            value = _projects(value)
-        out[key] = value
-    return out
-
-
-def normal_result(result: Any) -> Any:
-    if not isinstance(result, dict):
-        return result
-    out: dict[str, Any] = {}
-    for key in RESULT_FIELDS:
-        value = result.get(key, "<missing>")
-        if key == "contract" and isinstance(value, dict):
-            value = {k: value.get(k) for k in CONTRACT_FIELDS}
-        elif key == "projects" and isinstance(value, list):
-            value = [_projects(team) for team in value]
-        out[key] = value
-    return out
-
-
-def protocol_result(result: dict[str, Any]) -> dict[str, Any]:
-    """The reference's result cut to the protocol's fields (for a case's expectation)."""
-    out = {k: result[k] for k in RESULT_FIELDS if k in result}
-    if isinstance(out.get("contract"), dict):
-        out["contract"] = {k: out["contract"].get(k) for k in CONTRACT_FIELDS}
-    return out
-
-
-def differing(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
-    return [k for k in expected if expected[k] != actual.get(k)]
+    @property
+    def signature(self) -> str | None:
+        return self.disagreement.signature if self.disagreement else None
 
 
 # ---- illegal actions to probe ------------------------------------------------------
@@ -194,8 +170,8 @@ def illegal_candidates(phase: str, state: dict[str, Any], legal: list[str]) -> l
         vocabulary.append("pass")
     else:
         return []
-    allowed = {_action_key(a) for a in legal}
-    return [a for a in vocabulary if _action_key(a) not in allowed]
+    allowed = {action_key(a) for a in legal}
+    return [a for a in vocabulary if action_key(a) not in allowed]
 
 
 # ---- the replay ---------------------------------------------------------------------
@@ -206,76 +182,148 @@ class _Stop(Exception):
         self.disagreement = disagreement
 
 
+class _Ended(Exception):
+    def __init__(self, capability: str) -> None:
+        self.capability = capability
+
+
+_CLAUSE_OF_FIELD = {
+    "hands": "SETUP.5",
+    "contract": "BID.1",
+    "trick_winners": "PLAY.3",
+    "totals": "SCORE.9",
+    "multiplier": "RAISE.1",
+    "raises": "RAISE.1",
+    "declarations": "PROJ.2",
+    "phase": "GAME.1",
+    "locked": "RAISE.2",
+    "dealer": "SETUP.3",
+    "face_up": "SETUP.4",
+    "bids": "BID.2",
+    "trick": "PLAY.2",
+    "card_bunts": "SCORE.1",
+    "last_trick_bunts": "SCORE.2",
+    "success": "SCORE.9",
+    "added": "SCORE.10",
+    "kaboot": "SCORE.11",
+    "game_over": "END.1",
+    "winner": "END.1",
+    "projects": "PROJ.2",
+}
+
+
 def _clauses_for(kind: str, phase: str, fields: list[str], mode: str | None) -> list[str]:
-    by_field = {
-        "hands": ["SETUP.5"],
-        "contract": ["BID.1"],
-        "trick_winners": ["PLAY.3"],
-        "totals": ["SCORE.9"],
-        "multiplier": ["RAISE.1"],
-        "raises": ["RAISE.1"],
-        "declarations": ["PROJ.2"],
-        "current_player": ["PLAY.4"] if phase == "playing" else ["BID.2"],
-        "phase": ["GAME.1"],
-        "locked": ["RAISE.2"],
-        "dealer": ["SETUP.3"],
-        "face_up": ["SETUP.4"],
-        "bids": ["BID.2"],
-        "trick": ["PLAY.2"],
-        "card_bunts": ["SCORE.1"],
-        "last_trick_bunts": ["SCORE.2"],
-        "points": ["SCORE.7"] if mode == "sun" else ["SCORE.8"],
-        "success": ["SCORE.9"],
-        "added": ["SCORE.10"],
-        "kaboot": ["SCORE.11"],
-        "game_over": ["END.1"],
-        "winner": ["END.1"],
-        "projects": ["PROJ.2"],
-    }
     if kind == "legal":
-        return {"bidding": ["BID.2"], "raising": ["RAISE.1"]}.get(phase, ["PLAY.2"])
+        return [{"bidding": "BID.2", "raising": "RAISE.1"}.get(phase, "PLAY.2")]
     found: list[str] = []
     for f in fields:
-        for c in by_field.get(f, []):
-            if c not in found:
-                found.append(c)
+        if f == "current_player":
+            clause = "PLAY.4" if phase == "playing" else "BID.2"
+        elif f == "points":
+            clause = "SCORE.7" if mode == "sun" else "SCORE.8"
+        else:
+            clause = _CLAUSE_OF_FIELD.get(f, "GAME.1")
+        if clause not in found:
+            found.append(clause)
     return found or ["GAME.1"]
 
 
-def replay(trial: Trial, engine: EngineProcess, reference: Endpoint | None = None) -> Replay:
-    """Play the trial on both engines; stop at the first disagreement."""
-    ref = reference or ReferenceEndpoint()
-    rounds: list[RoundTrace] = []
-    steps = 0
-    last_legal: dict[str, Any] | None = None
-    last_state: dict[str, Any] | None = None
+def _second_session(state: dict[str, Any]) -> bool:
+    bids = state.get("bids") or []
+    return len(bids) >= 4 and all(
+        isinstance(b, dict) and b.get("action") == "pass" for b in bids[:4]
+    )
 
-    def eut(message: dict[str, Any], phase: str) -> dict[str, Any]:
+
+def _legal_difference(
+    expected: dict[str, Any], actual: dict[str, Any]
+) -> tuple[str, str, list[str]]:
+    """A legal-set difference: its detail, its shape (for the signature), the actions at stake."""
+    extra = sorted(set(actual["actions"]) - set(expected["actions"]))
+    lacking = sorted(set(expected["actions"]) - set(actual["actions"]))
+    parts, shapes = [], []
+    if lacking:
+        parts.append("missing " + ", ".join(lacking))
+        shapes.append("missing-" + "+".join(sorted({action_shape(a) for a in lacking})))
+    if extra:
+        parts.append("unexpected " + ", ".join(extra))
+        shapes.append("unexpected-" + "+".join(sorted({action_shape(a) for a in extra})))
+    if expected["player"] != actual["player"]:
+        parts.append(f"player {actual['player']} instead of {expected['player']}")
+        shapes.append("player")
+    return "; ".join(parts), "/".join(shapes), lacking + extra
+
+
+class _Duel:
+    """One replay of a trial: the reference and the engine, move by move."""
+
+    def __init__(
+        self, trial: Trial, engine: EngineProcess, ref: Endpoint, start_timeout: float | None
+    ) -> None:
+        self.trial = trial
+        self.caps = trial.capabilities
+        self.engine = engine
+        self.ref = ref
+        self.start_timeout = start_timeout
+        self.rounds: list[RoundTrace] = []
+        self.steps = 0
+        self.moves = 0
+        self.next_deck = 1
+        self.skipped: dict[str, set[int]] = {"bids": set(), "raises": set()}
+        self.last_legal: dict[str, Any] | None = None
+        self.last_state: dict[str, Any] | None = None
+        self.engine_state: dict[str, Any] = {}  # the engine's last state and legal set
+        self.engine_legal: dict[str, Any] = {}
+
+    # -- the two engines --
+
+    def eut(self, message: dict[str, Any], phase: str) -> dict[str, Any]:
         try:
-            if not engine.running:
-                engine.start()
-            return engine.request(message)
+            if not self.engine.running:
+                start_engine(self.engine, self.start_timeout)
+            return self.engine.request(message)
         except EngineError as exc:
-            engine.kill()
+            self.engine.kill()
             raise _Stop(
-                Disagreement("engine_error", f"{exc.reason}: {exc.detail}", None, None, phase)
+                Disagreement(
+                    "engine_error",
+                    f"{exc.reason}: {exc.detail}",
+                    None,
+                    None,
+                    phase,
+                    reference_legal=self.ref_ok({"type": "legal"}),
+                    what=exc.reason,
+                )
             ) from None
 
-    def reference_ok(message: dict[str, Any]) -> dict[str, Any]:
-        reply = ref.request(message)
+    def ref_ok(self, message: dict[str, Any]) -> dict[str, Any]:
+        reply = self.ref.request(message)
         if not reply.get("ok") and "error" in reply:
             raise RuntimeError(f"the reference engine failed on {message}: {reply['error']}")
         return reply
 
-    def compare_state(phase: str, action: str | None = None) -> dict[str, Any]:
-        expected: dict[str, Any] = reference_ok({"type": "state"})["state"]
-        actual = eut({"type": "state"}, phase).get("state")
+    def ref_state(self) -> dict[str, Any]:
+        state: dict[str, Any] = self.ref_ok({"type": "state"})["state"]
+        return state
+
+    # -- comparisons --
+
+    def compare_state(self, expected: dict[str, Any], action: str | None) -> None:
+        phase = str(expected["phase"])
+        actual = self.eut({"type": "state"}, phase).get("state")
         if not isinstance(actual, dict):
             raise _Stop(
-                Disagreement("engine_error", "state reply without a state", expected, actual, phase)
+                Disagreement(
+                    "engine_error", "state reply without a state", None, actual, phase, what="state"
+                )
             )
-        fields = list(STATE_REQUIRED) + [k for k in STATE_OPTIONAL if k in actual]
-        e, a = normal_state(expected, fields), normal_state(actual, fields)
+        self.engine_state = actual
+        fields = compared_state_fields(actual, limits.unsent_state_fields(self.caps))
+        e = normal_state(self._as_asked(expected, actual), fields)
+        a = normal_state(actual, fields)
+        for side in (e, a):
+            if isinstance(side.get("phase"), str):
+                side["phase"] = limits.phase_seen(side["phase"], self.caps)
         diff = differing(e, a)
         if diff:
             mode = (expected.get("contract") or {}).get("kind")
@@ -284,64 +332,113 @@ def replay(trial: Trial, engine: EngineProcess, reference: Endpoint | None = Non
                     "state",
                     "state differs in " + ", ".join(diff),
                     {k: expected.get(k) for k in diff},
-                    {k: actual.get(k) for k in diff},
+                    {k: actual.get(k, MISSING) for k in diff},
                     phase,
                     action,
                     _clauses_for("state", phase, diff, mode),
-                    reference_ok({"type": "legal"}),
+                    self.ref_ok({"type": "legal"}),
+                    what=diff[0],
                 )
             )
-        return expected
 
-    def compare_result(phase: str) -> dict[str, Any]:
-        expected: dict[str, Any] = reference_ok({"type": "result"})["result"]
-        rounds[-1].result = expected
-        actual = eut({"type": "result"}, phase).get("result")
-        e, a = normal_result(expected), normal_result(actual)
+    def _as_asked(self, state: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any]:
+        """The reference's state as the engine may show it: an engine that did not ask a
+        player who could only pass may list that pass in `bids` / `raises`, or not."""
+        out = dict(state)
+        for key, skipped in self.skipped.items():
+            if skipped and isinstance(out.get(key), list) and actual.get(key) != out[key]:
+                out[key] = [c for i, c in enumerate(out[key]) if i not in skipped]
+        return out
+
+    def compare_result(self, phase: str) -> None:
+        expected: dict[str, Any] = self.ref_ok({"type": "result"})["result"]
+        self.rounds[-1].result = expected
+        if "projects" not in self.caps and any(expected.get("projects") or []):
+            raise _Ended("projects")
+        actual = self.eut({"type": "result"}, phase).get("result")
+        unsent = limits.unsent_result_fields(self.caps)
+        e, a = normal_result(expected, unsent), normal_result(actual, unsent)
         if e != a:
-            diff = differing(e, a) if isinstance(a, dict) else list(RESULT_FIELDS)
-            mode = (expected.get("contract") or {}).get("kind") if expected else None
+            diff = differing(e, a) if isinstance(a, dict) else [k for k in e]
+            mode = (expected.get("contract") or {}).get("kind")
             raise _Stop(
                 Disagreement(
                     "result",
                     "round result differs in " + ", ".join(diff),
-                    {k: protocol_result(expected).get(k) for k in diff} if expected else e,
+                    {k: protocol_result(expected).get(k) for k in diff},
                     {k: a.get(k) for k in diff} if isinstance(a, dict) else a,
                     phase,
                     None,
                     _clauses_for("result", phase, diff, mode),
+                    what=diff[0] if diff else "result",
                 )
             )
-        return expected
 
-    def compare_legal(phase: str) -> dict[str, Any]:
-        expected = reference_ok({"type": "legal"})
-        actual = eut({"type": "legal"}, phase)
-        e, a = normal_legal(expected), normal_legal(actual)
+    def compare_legal(
+        self, phase: str, reference: dict[str, Any], offered: list[str], engine: dict[str, Any]
+    ) -> None:
+        e, a = normal_legal(reference, offered), normal_legal(engine)
+        self.engine_legal = a
         if e != a:
-            extra = sorted(set(a["actions"]) - set(e["actions"]))
-            lacking = sorted(set(e["actions"]) - set(a["actions"]))
-            parts = []
-            if lacking:
-                parts.append("missing " + ", ".join(lacking))
-            if extra:
-                parts.append("unexpected " + ", ".join(extra))
-            if e["player"] != a["player"]:
-                parts.append(f"player {a['player']} instead of {e['player']}")
+            detail, shape, at_stake = _legal_difference(e, a)
             raise _Stop(
                 Disagreement(
                     "legal",
-                    "legal actions differ: " + "; ".join(parts),
+                    "legal actions differ: " + detail,
                     e,
                     a,
                     phase,
                     None,
                     _clauses_for("legal", phase, [], None),
+                    reference,
+                    what=shape,
+                    at_stake=at_stake,
                 )
             )
-        return expected
 
-    try:
+    # -- moves --
+
+    def record(self, state: dict[str, Any], move: Move) -> None:
+        trace = self.rounds[-1]
+        trace.moves.append(move)
+        self.moves += 1
+        if move.phase == "bidding" and _second_session(state):
+            trace.second_session = True
+
+    def reference_only(self, state: dict[str, Any], action: str, forced: bool = False) -> None:
+        phase = str(state["phase"])
+        if forced and phase in ("bidding", "raising"):
+            key = "bids" if phase == "bidding" else "raises"
+            self.skipped[key].add(len(state.get(key) or []))
+        self.ref_ok({"type": "apply", "action": action})
+        self.record(state, Move(int(state["current_player"]), action, phase, forced, sent=False))
+
+    # -- the game --
+
+    def run(self) -> Replay:
+        ended = None
+        try:
+            self.start()
+            self.play()
+        except _Stop as stop:
+            return self.replay(stop.disagreement)
+        except _Ended as end:
+            ended = end.capability
+        return self.replay(None, ended)
+
+    def replay(self, disagreement: Disagreement | None, ended: str | None = None) -> Replay:
+        return Replay(
+            self.trial,
+            self.rounds,
+            self.steps,
+            disagreement,
+            self.last_legal,
+            self.last_state,
+            ended,
+        )
+
+    def start(self) -> None:
+        trial = self.trial
         setup: dict[str, Any] = {
             "profile": trial.profile,
             "overrides": dict(trial.overrides),
@@ -350,106 +447,225 @@ def replay(trial: Trial, engine: EngineProcess, reference: Endpoint | None = Non
         }
         if trial.totals is not None:
             setup["totals"] = list(trial.totals)
-        reference_ok({"type": "start", "setup": setup})
-        reply = eut({"type": "start", "setup": setup}, "deal")
+        totals = list(trial.totals or [0, 0])
+        self.rounds.append(RoundTrace(trial.decks[0], trial.dealer, totals, 0))
+        self.ref_ok({"type": "start", "setup": setup})
+        reply = self.eut({"type": "start", "setup": setup}, "deal")
         if not reply.get("ok"):
             raise _Stop(
-                Disagreement("engine_error", f"start refused: {reply}", None, reply, "deal")
-            )
-        rounds.append(RoundTrace(trial.decks[0], trial.dealer, list(trial.totals or [0, 0]), 0))
-        next_deck = 1
-        while steps < MAX_STEPS:
-            ref_phase = reference_ok({"type": "state"})["state"]["phase"]
-            if ref_phase in ("round_over", "game_over") and rounds[-1].result is None:
-                compare_result(ref_phase)  # a scoring bug shows best in the result
-            state = compare_state(rounds[-1].actions[-1] if rounds[-1].actions else "deal")
-            last_state = state
-            phase = state["phase"]
-            if phase == "game_over" or (
-                phase in ("round_over", "deal") and next_deck >= len(trial.decks)
-            ):
-                last_legal = compare_legal(phase)
-                break
-            if phase in ("round_over", "deal"):
-                deck = trial.decks[next_deck]
-                next_deck += 1
-                reference_ok({"type": "deal", "deck": deck})
-                reply = eut({"type": "deal", "deck": deck}, phase)
-                if not reply.get("ok"):
-                    raise _Stop(
-                        Disagreement("engine_error", f"deal refused: {reply}", None, reply, phase)
-                    )
-                after = reference_ok({"type": "state"})["state"]
-                rounds.append(RoundTrace(deck, after["dealer"], list(after["totals"]), steps))
-                continue
-            legal = compare_legal(phase)
-            last_legal = legal
-            choice = trial.choices[steps] if steps < len(trial.choices) else 0
-            steps += 1
-            if choice >= PROBE:
-                candidates = illegal_candidates(phase, state, list(legal["actions"]))
-                if not candidates:
-                    continue
-                action = candidates[(choice - PROBE) % len(candidates)]
-                refusal = reference_ok({"type": "apply", "action": action})
-                if refusal.get("ok"):
-                    raise RuntimeError(f"the reference accepted the probe {action!r}")
-                reply = eut({"type": "apply", "action": action}, phase)
-                clauses = list(refusal.get("refused", {}).get("clauses") or [])
-                if reply.get("ok"):
-                    raise _Stop(
-                        Disagreement(
-                            "accepted_illegal",
-                            f"the engine accepted {action!r}, which "
-                            f"the reference refuses: {refusal['refused'].get('reason')}",
-                            None,
-                            None,
-                            phase,
-                            action,
-                            clauses,
-                        )
-                    )
-                after_legal = normal_legal(eut({"type": "legal"}, phase))
-                after_state = eut({"type": "state"}, phase).get("state") or {}
-                fields = list(STATE_REQUIRED) + [k for k in STATE_OPTIONAL if k in after_state]
-                if normal_state(after_state, fields) != normal_state(
-                    state, fields
-                ) or after_legal != normal_legal(legal):
-                    raise _Stop(
-                        Disagreement(
-                            "changed_after_refusal",
-                            f"the state changed after the refused action {action!r}",
-                            state,
-                            after_state,
-                            phase,
-                            action,
-                            clauses,
-                        )
-                    )
-                continue
-            # the reference lists its actions in an order of its own: a choice indexes
-            # them sorted, so a trial plays the same game however that order changes
-            options = sorted((str(a) for a in legal["actions"]), key=lambda a: (_action_key(a), a))
-            action = options[choice % len(options)]
-            reference_ok({"type": "apply", "action": action})
-            reply = eut({"type": "apply", "action": action}, phase)
-            rounds[-1].actions.append(action)
-            if not reply.get("ok"):
-                raise _Stop(
-                    Disagreement(
-                        "refused_legal",
-                        f"the engine refused the legal action {action!r}: "
-                        f"{(reply.get('refused') or {}).get('reason')}",
-                        None,
-                        reply,
-                        phase,
-                        action,
-                        _clauses_for("legal", phase, [], None),
-                    )
+                Disagreement(
+                    "refused_start",
+                    f"the engine refused the start: {_refusal(reply)}",
+                    None,
+                    reply,
+                    "deal",
+                    reference_legal=self.ref_ok({"type": "legal"}),
+                    what="start",
                 )
-    except _Stop as stop:
-        return Replay(trial, rounds, steps, stop.disagreement, last_legal, last_state)
-    return Replay(trial, rounds, steps, None, last_legal, last_state)
+            )
+
+    def play(self) -> None:
+        while self.steps < MAX_STEPS and self.moves < MAX_MOVES:
+            state = self.ref_state()
+            phase = str(state["phase"])
+            self.last_state = state
+            if phase in ("round_over", "game_over") and self.rounds[-1].result is None:
+                self.compare_result(phase)  # a scoring bug shows best in the result
+            if phase == "deal" and "redeal" not in self.caps:
+                raise _Ended("redeal")  # everyone passed twice
+            legal = self.ref_ok({"type": "legal"})
+            if phase in ACTIVE and self.by_capability(state, legal):
+                continue
+            moves = self.rounds[-1].moves
+            self.compare_state(state, moves[-1].action if moves else None)
+            self.last_legal = legal
+            if self.finished(phase):
+                offered = limits.playable(legal["actions"], phase, self.caps)
+                self.compare_legal(phase, legal, offered, self.eut({"type": "legal"}, phase))
+                return
+            if phase in ("round_over", "deal"):
+                self.deal(phase)
+                continue
+            self.decide(state, legal)
+
+    def finished(self, phase: str) -> bool:
+        if phase == "game_over":
+            return True
+        if phase == "round_over" and "game_score" not in self.caps:
+            return True
+        return phase in ("round_over", "deal") and self.next_deck >= len(self.trial.decks)
+
+    def by_capability(self, state: dict[str, Any], legal: dict[str, Any]) -> bool:
+        """Play the reference alone where the engine lacks a capability; True when it did."""
+        phase = str(state["phase"])
+        if phase == "bidding" and "second_session" not in self.caps and _second_session(state):
+            raise _Ended("second_session")
+        if phase == "raising" and "raises" not in self.caps:
+            self.reference_only(state, "pass")
+            return True
+        actions = [str(a) for a in legal["actions"]]
+        if phase == "playing" and "projects" in self.caps and "declarations" not in self.caps:
+            declarations = sorted(a for a in actions if a.startswith("declare "))
+            if declarations:
+                self.reference_only(state, declarations[0])
+                return True
+        if "pass_only_turns" not in self.caps and limits.playable(actions, phase, self.caps) == [
+            "pass"
+        ]:
+            engine = self.eut({"type": "state"}, phase).get("state") or {}
+            engine_phase = limits.phase_seen(str(engine.get("phase")), self.caps)
+            if (engine_phase, engine.get("current_player")) != (phase, legal.get("player")):
+                self.reference_only(state, "pass", forced=True)
+                return True
+        return False
+
+    def deal(self, phase: str) -> None:
+        deck = self.trial.decks[self.next_deck]
+        self.next_deck += 1
+        self.ref_ok({"type": "deal", "deck": deck})
+        after = self.ref_state()
+        self.rounds.append(
+            RoundTrace(
+                deck, after["dealer"], list(after["totals"]), self.steps, redeal=phase == "deal"
+            )
+        )
+        self.skipped = {"bids": set(), "raises": set()}
+        reply = self.eut({"type": "deal", "deck": deck}, phase)
+        if not reply.get("ok"):
+            raise _Stop(
+                Disagreement(
+                    "refused_deal",
+                    f"the engine refused the deal: {_refusal(reply)}",
+                    None,
+                    reply,
+                    phase,
+                    reference_legal=self.ref_ok({"type": "legal"}),
+                    what="deal",
+                )
+            )
+
+    def decide(self, state: dict[str, Any], legal: dict[str, Any]) -> None:
+        phase = str(state["phase"])
+        actions = [str(a) for a in legal["actions"]]
+        offered = limits.playable(actions, phase, self.caps)
+        self.compare_legal(phase, legal, offered, self.eut({"type": "legal"}, phase))
+        choice = self.trial.choices[self.steps] if self.steps < len(self.trial.choices) else 0
+        self.steps += 1
+        if choice >= PROBE:
+            self.probe(state, actions, legal, choice - PROBE)
+            return
+        if not offered:
+            raise _Ended(phase)  # nothing this engine can play here
+        # the reference lists its actions in an order of its own: a choice indexes
+        # them sorted, so a trial plays the same game however that order changes;
+        # `pass` first, so that shrinking (towards choice 0) passes where it can
+        options = sorted(offered, key=lambda a: (a != "pass", action_key(a), a))
+        action = options[choice % len(options)]
+        seat = int(state["current_player"])
+        if (
+            phase == "playing"
+            and action.startswith("play ")
+            and not state.get("trick_winners")
+            and any(a.startswith("declare ") for a in actions)
+        ):
+            self.rounds[-1].partial_declaration = True
+        self.ref_ok({"type": "apply", "action": action})
+        self.record(state, Move(seat, action, phase, forced=offered == ["pass"]))
+        reply = self.eut({"type": "apply", "action": action}, phase)
+        if not reply.get("ok"):
+            raise _Stop(
+                Disagreement(
+                    "refused_legal",
+                    f"the engine refused the legal action {action!r}: {_refusal(reply)}",
+                    None,
+                    reply,
+                    phase,
+                    action,
+                    _clauses_for("legal", phase, [], None),
+                    self.ref_ok({"type": "legal"}),
+                    what=action_shape(action),
+                )
+            )
+
+    def probe(
+        self, state: dict[str, Any], actions: list[str], legal: dict[str, Any], pick: int
+    ) -> None:
+        phase = str(state["phase"])
+        candidates = limits.playable(illegal_candidates(phase, state, actions), phase, self.caps)
+        if not candidates:
+            return
+        action = candidates[pick % len(candidates)]
+        refusal = self.ref_ok({"type": "apply", "action": action})
+        if refusal.get("ok"):
+            raise RuntimeError(f"the reference accepted the probe {action!r}")
+        reply = self.eut({"type": "apply", "action": action}, phase)
+        clauses = list(refusal.get("refused", {}).get("clauses") or [])
+        if reply.get("ok"):
+            raise _Stop(
+                Disagreement(
+                    "accepted_illegal",
+                    f"the engine accepted {action!r}, which "
+                    f"the reference refuses: {refusal['refused'].get('reason')}",
+                    None,
+                    None,
+                    phase,
+                    action,
+                    clauses,
+                    legal,
+                    what=action_shape(action),
+                )
+            )
+        after_legal = normal_legal(self.eut({"type": "legal"}, phase))
+        after_state = self.eut({"type": "state"}, phase).get("state") or {}
+        before_state = self.engine_state
+        fields = compared_state_fields(after_state, limits.unsent_state_fields(self.caps))
+        if (
+            normal_state(after_state, fields) != normal_state(before_state, fields)
+            or after_legal != self.engine_legal
+        ):
+            raise _Stop(
+                Disagreement(
+                    "changed_after_refusal",
+                    f"the state changed after the refused action {action!r}",
+                    before_state,
+                    after_state,
+                    phase,
+                    action,
+                    clauses,
+                    legal,
+                    what=action_shape(action),
+                )
+            )
+
+
+def _refusal(reply: dict[str, Any]) -> str:
+    refused = reply.get("refused")
+    if isinstance(refused, dict) and refused.get("reason"):
+        return str(refused["reason"])
+    return json.dumps(reply)[:200]
+
+
+def start_engine(engine: EngineProcess, start_timeout: float | None) -> dict[str, Any]:
+    """Launch the engine and shake hands, allowing `start_timeout` seconds for the hello."""
+    if start_timeout is None:
+        return engine.start()
+    per_reply = engine.timeout
+    engine.timeout = start_timeout
+    try:
+        return engine.start()
+    finally:
+        engine.timeout = per_reply
+
+
+def replay(
+    trial: Trial,
+    engine: EngineProcess,
+    reference: Endpoint | None = None,
+    *,
+    start_timeout: float | None = None,
+) -> Replay:
+    """Play the trial on both engines; stop at the first disagreement."""
+    return _Duel(trial, engine, reference or ReferenceEndpoint(), start_timeout).run()
 
 
 # ---- random trials ---------------------------------------------------------------------
@@ -469,14 +685,21 @@ def random_trial(
     index: int,
     *,
     profile: str,
+    base: dict[str, str] | None = None,
     readings: dict[str, list[str]] | None = None,
     game_rounds: int = 2,
     totals: bool = True,
     probes: float = 0.05,
+    capabilities: frozenset[str] = limits.ALL,
 ) -> Trial:
-    """The trial number `index` of a seed: the same on every machine."""
+    """The trial number `index` of a seed: the same on every machine.
+
+    `base` is the overrides every game plays (the engine's own readings where
+    they differ from the profile); `readings`, when given, the readings to
+    draw others from. Without `game_score`, games are one round from 0-0.
+    """
     rng = random.Random(f"baloot-fuzz:{seed}:{index}")
-    overrides: dict[str, str] = {}
+    overrides: dict[str, str] = dict(base or {})
     if readings:
         for variant in sorted(readings):
             options = readings[variant]
@@ -485,17 +708,21 @@ def random_trial(
     start_totals: list[int] | None = None
     if totals and rng.random() < 0.4:
         start_totals = [rng.choice(INTERESTING_TOTALS), rng.choice(INTERESTING_TOTALS)]
-    decks = [shuffled(rng) for _ in range(max(1, game_rounds))]
+    rounds = max(1, game_rounds)
+    if "game_score" not in capabilities:
+        start_totals, rounds = None, 2  # one round, and a deck for a new deal
+    decks = [shuffled(rng) for _ in range(rounds)]
     choices = [
         PROBE + rng.randrange(64) if rng.random() < probes else rng.randrange(64)
         for _ in range(MAX_STEPS)
     ]
     return Trial(
         profile,
-        overrides,
+        dict(sorted(overrides.items())),
         rng.randrange(4),
         start_totals,
         decks,
         choices,
         f"seed {seed}, game {index}",
+        capabilities,
     )

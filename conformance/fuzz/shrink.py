@@ -1,9 +1,10 @@
 """Shrinking a failing trial to a minimal one: fewest rounds, then fewest actions,
 then the simplest deck.
 
-A candidate is kept when it still disagrees the same way (the same kind of
-disagreement) and is smaller by the order `size`: rounds dealt, then actions
-played, then the choices (their count and sum), then how far the decks are
+A candidate is kept when it still disagrees the same way (the same
+signature: kind, phase, what differs, clause) and is smaller by the order
+`size`: rounds dealt, then actions played, then the choices (their count and
+sum), then how far the decks are
 from the canonical card order. The passes, repeated until none helps or the
 budget is spent:
 
@@ -65,7 +66,7 @@ def shrink(
 ) -> tuple[Replay, ShrinkStats]:
     """The smallest failing replay found from `failing`, and what it took."""
     assert failing.disagreement is not None
-    kind = failing.disagreement.kind
+    signature = failing.disagreement.signature
     began = time.monotonic()
     stats = ShrinkStats(before=size(failing))
     best = _trimmed(failing)
@@ -79,7 +80,7 @@ def shrink(
             return False
         stats.attempts += 1
         result = run(trial)
-        if result.disagreement is None or result.disagreement.kind != kind:
+        if result.signature != signature:
             return False
         result = _trimmed(result)
         if size(result) < size(best):
