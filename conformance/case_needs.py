@@ -22,9 +22,10 @@ game it names:
   not ask such turns cannot show it; a scripted pass-only turn is an `if_asked`
   step, which such an engine skips);
 - projects: a project is declared or scores, or a check expects one;
-- declarations: a player plays a card while a declaration is still offered
-  and a score is checked (a choice an engine that counts projects by itself
-  cannot make), a legal-set
+- declarations: a player plays a card while a declaration is still offered,
+  or declares a project that takes away another one offered, and a score is
+  checked (a choice an engine that counts projects by itself cannot make), a
+  legal-set
   check expects a declaration, or a declaration is the refused action of an
   illegal case;
 - game_score: the case plays further rounds or expects the game to end. (Running
@@ -102,6 +103,11 @@ class _Replayer:
             raise ReplayFailed(f"{seated(seat, action)} refused: {refusal}") from None
         if phase_before == "bidding" and game.phase == "deal":
             self.needs.add("redeal")
+        if word == "declare":
+            # Declaring one of two overlapping projects gives up the other: a choice too.
+            offered = {a for a in legal if _word(a) == "declare" and a != action}
+            if not offered <= set(game.legal_actions()):
+                self.skipped_declaration = True
         self.note_state()
         return seat
 
