@@ -10,8 +10,8 @@ Every case of the pack becomes a test item named by its case id, under
 `baloot-pack::`. One engine process serves them all (restarted after a
 protocol error, as `baloot conform` does). A failed case fails its item with
 the runner's message and diff; a case needing readings the engine does not
-implement is skipped; an expected failure listed by `--baloot-xfail FILE`
-is an xfail.
+implement, or a capability it lacks, is skipped (the reason says which); an
+expected failure listed by `--baloot-xfail FILE` is an xfail.
 """
 
 from __future__ import annotations
@@ -77,12 +77,12 @@ class BalootCase(pytest.Item):
             self.add_marker(pytest.mark.baloot_clause(clause))
 
     def runtest(self) -> None:
-        from .runner import ERRORED, FAILED, SKIPPED, XFAILED, XPASSED
+        from .runner import ERRORED, FAILED, SKIPPED, UNSUPPORTED, XFAILED, XPASSED
 
         runner = self.config.stash[_RUNNER_KEY]
         outcome = runner.run_case(self.case)
-        if outcome.status == SKIPPED:
-            pytest.skip(outcome.message)
+        if outcome.status in (SKIPPED, UNSUPPORTED):
+            pytest.skip(f"{outcome.status}: {outcome.message}")
         if outcome.status == XFAILED:
             pytest.xfail(outcome.xfail_reason or "expected failure")
         if outcome.status == XPASSED:
