@@ -39,6 +39,8 @@ def steps(profiles: tuple[str, ...]) -> list[Step]:
         Step("pack: lint", ("conform", "lint")),
         Step("pack: coverage of clauses and readings", ("conform", "coverage")),
         Step("pack: every case pins the readings it depends on", ("conform", "pins")),
+        Step("pack: seats, pass-only turns and capabilities as a replay finds them",
+             ("conform", "needs")),
     ]
     for profile in profiles:
         found.append(Step(f"pack: reference engine, {profile} profile",
