@@ -5,7 +5,8 @@ the reference engine as an adapter.
     baloot conform lint [--cases DIR]
     baloot conform coverage [--cases DIR]
     baloot conform golden [--check]
-    baloot conform pins [--cases DIR] [--only ID|GLOB]
+    baloot conform pins [--cases DIR] [--only ID|GLOB] [--fix] [--jobs J]
+    baloot conform applicability [--sets N] [--moves M] [--seed S] [--jobs J]
     baloot conform adapter
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -101,10 +103,12 @@ def register(subparsers: Any) -> None:
     lint.set_defaults(run=run_lint)
     cover = sub.add_parser(
         "coverage",
-        help="the clause-by-case and reading-by-case tables; exit 1 on gaps",
+        help="the clause-by-case, reading-by-case and boundary tables; exit 1 on gaps",
         description="Which cases cite each clause of the spec and require each variant "
-        "reading. Exits 1 when a clause has fewer than 3 cases or a reading none "
-        "(regression snapshots do not count).",
+        "reading, and which cases reach each numeric boundary of the spec (the value and "
+        "one point either side, for each side). Exits 1 when a clause has fewer than 3 "
+        "cases, a reading none, or a boundary point no case (regression snapshots do not "
+        "count).",
     )
     cover.add_argument(
         "--cases",
@@ -136,10 +140,25 @@ def register(subparsers: Any) -> None:
     golden.set_defaults(run=run_golden)
     pins = sub.add_parser(
         "pins",
-        help="check that every case pins each reading its expectation depends on",
-        description="Run each case against the reference engine under every other reading of "
-        "each variant it leaves out, one variant at a time, from each profile; exit 1 when a "
-        "case fails there (it then needs that variant in its `requires`).",
+        help="check that every case pins exactly the readings its expectation depends on",
+        description="Run each case against the reference engine under every reading of every "
+        "variant, one variant at a time, from each profile, its other pins kept. A case that "
+        "fails under another reading of a variant it leaves out is under-pinned; one that "
+        "passes under every reading of a variant it pins is over-pinned. Exit 1 when a case "
+        "is under-pinned or `--fix` would change a hand-worked case.",
+    )
+    pins.add_argument(
+        "--fix",
+        action="store_true",
+        help="rewrite the hand-worked cases' `requires` to minimal pins",
+    )
+    pins.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="J",
+        dest="pins_jobs",
+        help="worker processes (default: one per CPU)",
     )
     pins.add_argument(
         "--cases",
@@ -157,6 +176,44 @@ def register(subparsers: Any) -> None:
         help="only these cases (repeatable)",
     )
     pins.set_defaults(run=run_pins)
+    applicability = sub.add_parser(
+        "applicability",
+        help="how many cases hold, and are applied, under each profile and random readings",
+        description="For each profile and for random reading sets (a random profile with "
+        "--moves variants moved to another reading): the cases that hold on the reference "
+        "engine under exactly those readings, the share of them the runner applies to an "
+        "engine declaring those readings, and the cases applied that do not hold. Exit 1 "
+        "when a target is not met.",
+    )
+    applicability.add_argument(
+        "--cases",
+        metavar="DIR",
+        type=Path,
+        dest="applicability_cases",
+        help="a case pack folder (default: the built-in pack)",
+    )
+    applicability.add_argument(
+        "--sets", type=int, default=200, metavar="N", help="random reading sets (default 200)"
+    )
+    applicability.add_argument(
+        "--moves",
+        type=int,
+        default=5,
+        metavar="M",
+        help="variants each random set moves off its profile (default 5)",
+    )
+    applicability.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="seed of the random sets (default 0)"
+    )
+    applicability.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="J",
+        dest="applicability_jobs",
+        help="worker processes (default: one per CPU)",
+    )
+    applicability.set_defaults(run=run_applicability)
     adapter = sub.add_parser(
         "adapter", help="serve the reference engine over the protocol (stdin/stdout)"
     )
@@ -232,40 +289,50 @@ def run_coverage(args: argparse.Namespace) -> int:
         f"clauses with >= 3 cases: {clauses_ok}/{len(found.clauses)}; "
         f"readings with a case: {readings_ok}/{len(found.readings)}"
     )
-    if found.gaps:
-        console.print(
-            "[red]gaps:[/] " + ", ".join(row.key for row in found.gaps), highlight=False
-        )
+    from .boundary_report import print_boundaries
+    from .coverage import boundary_coverage
+
+    bounds = boundary_coverage(pack)
+    print_boundaries(console, bounds, args.ids)
+    gaps = [row.key for row in found.gaps] + bounds.gaps
+    if gaps:
+        console.print("[red]gaps:[/] " + ", ".join(gaps), highlight=False)
         return 1
     return 0
 
 
 def run_pins(args: argparse.Namespace) -> int:
-    from .pins import probe_count, unpinned_cases
+    from .pins_report import report_pins
 
     console = make_console()
-    linted = _clean_pack(args.pins_cases or args.cases, console)
+    folder = args.pins_cases or args.cases or default_pack_folder()
+    linted = _clean_pack(folder, console)
     if linted is None:
         return 2
     pack, register_ = linted
+    if args.pins_jobs < 0:
+        console.print("baloot conform pins: --jobs must be 0 (one per CPU) or more")
+        return 2
     cases = select_cases(pack, args.pins_only) if args.pins_only else list(pack.cases)
-    profiles = list(register_.profiles)
-    with Progress(TextColumn("pins"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True, disable=not console.is_terminal) as progress:
-        task = progress.add_task("probes", total=probe_count(cases, register_, profiles))
-        found = unpinned_cases(cases, register_, profiles,
-                               on_probe=lambda: progress.advance(task))
-    for item in found:
-        console.print(item.render(), markup=False, highlight=False, soft_wrap=True)
-    if found:
-        leaky = len({item.case.id for item in found})
-        console.print(f"{leaky} case(s) leave out a variant their expectation depends on: pin "
-                      "it in `requires`, or make the script hold under every reading (a "
-                      "`repeat` step)")
-        return 1
-    console.print(f"every one of {len(cases)} case(s) pins the readings it depends on "
-                  f"(profiles {', '.join(profiles)})")
-    return 0
+    return report_pins(console, folder, cases, register_, fix=args.fix,
+                       jobs=args.pins_jobs or os.cpu_count() or 1)
+
+
+def run_applicability(args: argparse.Namespace) -> int:
+    from .applicability_report import report_applicability
+
+    console = make_console()
+    linted = _clean_pack(args.applicability_cases or args.cases, console)
+    if linted is None:
+        return 2
+    pack, register_ = linted
+    if args.sets < 0 or args.moves < 1 or args.applicability_jobs < 0:
+        console.print("baloot conform applicability: --sets must be 0 or more, --moves 1 or "
+                      "more, --jobs 0 (one per CPU) or more")
+        return 2
+    return report_applicability(console, list(pack.cases), register_, sets=args.sets,
+                                moves=args.moves, seed=args.seed,
+                                jobs=args.applicability_jobs or os.cpu_count() or 1)
 
 
 def run_golden(args: argparse.Namespace) -> int:

@@ -240,14 +240,23 @@ class EngineProcess:
 
     def _check_reply(self, request: dict[str, Any], line: bytes) -> dict[str, Any]:
         try:
-            reply = json.loads(line)
+            reply = json.loads(line, parse_constant=_no_constant)
         except (ValueError, UnicodeDecodeError):
             raise EngineError(INVALID_JSON, f"reply is not JSON: {_clip(line)}") from None
+        except RecursionError:
+            raise EngineError(
+                INVALID_JSON, f"reply nests deeper than JSON can be read: {_clip(line)}"
+            ) from None
         if not isinstance(reply, dict):
             raise EngineError(INVALID_JSON, f"reply is not a JSON object: {_clip(line)}")
+        if _depth(reply) > MAX_REPLY_DEPTH:
+            raise EngineError(
+                SCHEMA, f"reply nests deeper than {MAX_REPLY_DEPTH} levels: {_clip(line)}"
+            )
         if reply.get("seq") is None and reply.get("ok") is False and "error" in reply:
             raise EngineError(ENGINE_ERROR, f"engine could not read the request: {reply['error']}")
-        if reply.get("seq") != request["seq"]:
+        seq = reply.get("seq")
+        if type(seq) is not int or seq != request["seq"]:  # 1.0 and true are not seq 1
             raise EngineError(WRONG_SEQ, f"expected seq {request['seq']}, got {reply.get('seq')!r}")
         if self.validate:
             problems = reply_errors(request["type"], reply)
@@ -279,6 +288,26 @@ class EngineProcess:
             f"engine printed a line longer than {self.max_line_bytes} bytes or more than "
             f"{self.max_pending_lines} unread lines"
         )
+
+
+MAX_REPLY_DEPTH = 32  # the protocol's deepest reply (a result's projects' cards) is 6
+
+
+def _no_constant(name: str) -> Any:
+    """JSON has no NaN or Infinity: a reply holding one is not JSON."""
+    raise ValueError(f"{name} is not JSON")
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a JSON value (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 def _clip(line: bytes, limit: int = 200) -> str:

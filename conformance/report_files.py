@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -110,4 +111,17 @@ def write_junit(report: RunReport, path: Path) -> None:
             ET.SubElement(
                 element, "system-out"
             ).text = f"passed but listed as xfail: {o.xfail_reason}"
+    for element in suite.iter():  # an engine's text may hold bytes XML cannot carry
+        element.text = _xml_safe(element.text) if element.text is not None else None
+        for key, value in element.attrib.items():
+            element.set(key, _xml_safe(value))
     ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_safe(text: str) -> str:
+    """`text` with the characters XML 1.0 forbids (control bytes, lone surrogates) written
+    as escapes, so the report parses whatever the engine printed."""
+    return _NOT_XML.sub(lambda m: ascii(m.group())[1:-1], text)

@@ -317,12 +317,17 @@ class Runner:
         state = self.engine.request({"type": "state"}).get("state")
         if not isinstance(state, dict):
             raise EngineError("schema", "state reply has no 'state' object")
+        if not isinstance(state.get("phase"), str):
+            raise EngineError("schema", "state reply has no 'phase' text (a required field)")
         return state
 
     def _legal(self) -> dict[str, Any]:
         reply = self.engine.request({"type": "legal"})
         if not isinstance(reply.get("actions"), list):
             raise EngineError("schema", "legal reply has no 'actions' list")
+        player = reply.get("player")
+        if player is not None and type(player) is not int:
+            raise EngineError("schema", f"legal reply's 'player' is {player!r}, not a seat or null")
         return {"player": reply.get("player"), "actions": sorted(map(str, reply["actions"]))}
 
     # ------------------------------------------------------- expectations --

@@ -26,6 +26,10 @@ class Mutant:
     # Why no case can kill it, when the bug cannot change what an engine answers:
     # such a mutant is run and shown, but its survival is no missing case.
     equivalent: str | None = None
+    # Readings the mutated rule is read under, as (variant, reading): a case that leaves
+    # the variant open holds under every reading of it (`baloot conform pins`), so it is
+    # run on the mutant under this one, where the bug can show.
+    pins: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_runtime(self) -> bool:

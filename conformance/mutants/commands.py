@@ -78,9 +78,13 @@ def register(subparsers: Any) -> None:
 
 
 def select(only: list[str]) -> list[Mutant]:
+    """The catalogue's mutants, then those made from the spec's boundaries (`boundary_*`)."""
+    from .boundary_mutants import boundary_mutants
+
+    every = [*MUTANTS, *boundary_mutants()]
     if not only:
-        return list(MUTANTS)
-    return [m for m in MUTANTS if any(m.name == p or fnmatch.fnmatchcase(m.name, p) for p in only)]
+        return every
+    return [m for m in every if any(m.name == p or fnmatch.fnmatchcase(m.name, p) for p in only)]
 
 
 def kill_table(report: KillReport) -> Table:

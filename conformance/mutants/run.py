@@ -11,6 +11,7 @@ the reference; a case that fails or errors on the mutant kills it. With
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -103,6 +104,12 @@ def order_for(mutant: Mutant, cases: list[Case]) -> list[Case]:
     return sorted(cases, key=rank)
 
 
+def with_pins(case: Case, pins: tuple[tuple[str, str], ...]) -> Case:
+    """The case with a mutant's readings added for the variants it leaves open."""
+    added = {variant: reading for variant, reading in pins if variant not in case.requires}
+    return dataclasses.replace(case, requires={**case.requires, **added}) if added else case
+
+
 def run_engine(
     argv: list[str],
     pack: Pack,
@@ -148,7 +155,7 @@ def run_mutant(
     killed, _, verdict.cases_run = run_engine(
         built.adapter_argv(),
         pack,
-        order_for(built.mutant, cases),
+        order_for(built.mutant, [with_pins(c, built.mutant.pins) for c in cases]),
         profile=profile,
         timeout=timeout,
         first_failure=first_failure,

@@ -61,7 +61,7 @@ def test_engine_exiting_at_handshake_errors_every_case(
 ) -> None:
     pack = make_pack(tmp_path / "p", [make_case(f"c{i}") for i in range(6)])
     status, report, _text = run_conform("exits_at_handshake", pack, "--timeout", "0.5")
-    assert status == 1
+    assert status == 3  # the engine never completed a handshake
     assert set(statuses(report).values()) == {"errored"}
     assert all(c["reason"] == "handshake" for c in report["cases"])
     assert "no protocol for you" in report["cases"][0]["message"]  # stderr is shown
@@ -77,7 +77,7 @@ def test_missing_engine_binary_is_an_error_not_a_traceback(
     status = main(
         ["conform", "--engine", "/nonexistent/engine --flag", "--cases", str(three_case_pack)]
     )
-    assert status == 1
+    assert status == 3
 
 
 def test_schema_breaking_reply_needs_validate_protocol(
@@ -91,3 +91,34 @@ def test_schema_breaking_reply_needs_validate_protocol(
     assert "current_player" not in report["cases"][1]["message"]
     assert "player" in report["cases"][1]["message"]
     assert statuses(report)["c3"] == "passed"
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason", "words"),
+    [
+        ("deep", "invalid_json", "nests deeper"),
+        ("nan_seq", "invalid_json", "not JSON"),
+        ("float_seq", "wrong_seq", ".0\n"),
+        ("no_phase", "schema", "no 'phase'"),
+        ("control", "engine_error", "bad"),
+    ],
+)
+def test_hostile_replies_error_one_case_with_a_report(
+    run_conform: RunConform, tmp_path: Path, make_case: Any, make_pack: Any,
+    monkeypatch: pytest.MonkeyPatch, mode: str, reason: str, words: str,
+) -> None:
+    import json
+    import xml.etree.ElementTree as ET
+
+    monkeypatch.setenv("HOSTILE", mode)
+    # a `repeat` step asks for the state (the phase) before anything else
+    asks_state = {"actions": [{"repeat": "pass", "while_phase": "raising"}]}
+    pack = make_pack(tmp_path / "p", [make_case(f"c{i}", **asks_state) for i in (1, 2, 3)])
+    junit = tmp_path / "j.xml"
+    status, report, _text = run_conform("hostile", pack, "--junit", str(junit))
+    assert status == 1
+    assert statuses(report) == {"c1": "passed", "c2": "errored", "c3": "passed"}
+    assert report["cases"][1]["reason"] == reason
+    assert words in report["cases"][1]["message"]
+    json.dumps(report, allow_nan=False)  # the JSON report is JSON
+    assert ET.parse(junit).getroot().get("errors") == "1"  # and the JUnit file parses
