@@ -27,6 +27,7 @@ from rich.console import Console
 from .case_needs import annotated, case_needs
 from .notation import ALL_CARDS
 from .pack import REGRESSION_SNAPSHOT, case_from_json, seated
+from .pins_fix import with_minimal_requires
 from .reference_adapter import result_fields
 from .variants import load_register
 
@@ -75,8 +76,10 @@ def _play_round(game: Any, rng: random.Random) -> list[Any]:
     return steps
 
 
-def record(recipe: Recipe) -> dict[str, Any]:
-    """Play the recipe on the reference engine; the golden case it gives."""
+def record(recipe: Recipe, requires: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play the recipe on the reference engine; the golden case it gives. Its pins are
+    made minimal, or are `requires` when given (a check of a file keeps the file's pins:
+    `baloot conform pins` checks that those are minimal)."""
     from baloot.reference_impl import new_game
 
     rng = random.Random(recipe.seed)
@@ -124,15 +127,22 @@ def record(recipe: Recipe) -> dict[str, Any]:
         "result": expected,
         "state": {"phase": game.phase, "totals": game.observation()["totals"]},
     }
-    # the capabilities it needs, and pass-only turns as such (case_needs.py)
-    return annotated(case, case_needs(case_from_json(case, f"{name}.json"), load_register()))
+    # the readings it depends on (minimal pins: pins_fix.py), the capabilities it needs and
+    # pass-only turns as such (case_needs.py)
+    register = load_register()
+    if requires is None:
+        case = with_minimal_requires(case, f"golden/{name}.json", register)
+    else:
+        case["requires"] = requires
+    return annotated(case, case_needs(case_from_json(case, f"{name}.json"), register))
 
 
-def golden_files() -> dict[str, dict[str, Any]]:
-    """File name -> file contents, one file per recipe."""
+def golden_files(pins_from: Path | None = None) -> dict[str, dict[str, Any]]:
+    """File name -> file contents, one file per recipe; with `pins_from` (a golden folder),
+    each case keeps the pins of the file there."""
     files: dict[str, dict[str, Any]] = {}
     for recipe in RECIPES:
-        case = record(recipe)
+        case = record(recipe, _pins_in(pins_from, recipe) if pins_from else None)
         files[f"{case['id'].removeprefix('golden.')}.json"] = {
             "description": f"{case['title']}: every legal set and every result along the way.",
             "meta": {
@@ -147,13 +157,24 @@ def golden_files() -> dict[str, dict[str, Any]]:
     return files
 
 
+def _pins_in(folder: Path, recipe: Recipe) -> dict[str, Any] | None:
+    """The `requires` of the recipe's file in `folder`, if it can be read."""
+    kind = "game" if recipe.game else "round"
+    path = folder / f"{recipe.profile}-{kind}-{recipe.seed}.json"
+    try:
+        pins = json.loads(path.read_text(encoding="utf-8"))["cases"][0].get("requires", {})
+    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return None
+    return pins if isinstance(pins, dict) else None
+
+
 def dump(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=1) + "\n"
 
 
 def write_golden(pack_folder: Path, *, check: bool, console: Console) -> int:
     folder = pack_folder / GOLDEN_FOLDER
-    files = golden_files()
+    files = golden_files(pins_from=folder if check else None)
     if check:
         stale = [
             name

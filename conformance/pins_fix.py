@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .pack import HAND_WORKED, Case
+from .pack import HAND_WORKED, REGRESSION_SNAPSHOT, WITNESS, Case, case_from_json
 from .pins import CaseCheck, PinChecker, Pins, map_with_checker, with_pins
 from .variants import Register
 
@@ -114,8 +114,26 @@ def minimal_pins(checker: PinChecker, case: Case, first: CaseCheck | None = None
 
 
 def fixable(case: Case) -> bool:
-    """Hand-worked cases are rewritten; generated ones get their pins from their generator."""
-    return case.origin == HAND_WORKED
+    """Every case is rewritten: hand-worked ones here, generated ones (witnesses, golden
+    playthroughs) also by their generators, which call `minimal_requires` on what they
+    write, so that `--fix` and a regeneration agree."""
+    return case.origin in (HAND_WORKED, REGRESSION_SNAPSHOT, WITNESS)
+
+
+def minimal_requires(raw: dict[str, Any], file: str, register: Register) -> dict[str, Any]:
+    """The `requires` of a case about to be written, made minimal against the in-process
+    reference (in the register's order); the case's own when it holds under no pins."""
+    case = case_from_json(raw, file)
+    fix = minimal_pins(PinChecker(register, list(register.profiles)), case)
+    if fix.pins is None:
+        return dict(raw.get("requires", {}))
+    return _ordered_pins({}, fix.pins, register, alphabetical=False)
+
+
+def with_minimal_requires(raw: dict[str, Any], file: str, register: Register) -> dict[str, Any]:
+    """The case's JSON with minimal `requires` (see `minimal_requires`), keys in order."""
+    return _set_requires(raw, minimal_requires(raw, file, register), "origin"
+                         if "origin" in raw else "clauses")
 
 
 # ------------------------------------------------------------- case files --

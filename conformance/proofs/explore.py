@@ -34,6 +34,7 @@ from rich.table import Table
 
 from baloot.conformance.case_needs import annotated, case_needs
 from baloot.conformance.pack import case_from_json
+from baloot.conformance.pins_fix import with_minimal_requires
 from baloot.conformance.schemas import state_fields
 from baloot.conformance.variants import load_register
 from baloot.grammar import model as m
@@ -682,8 +683,11 @@ def write_findings(spec: m.Spec, findings: list[Finding], cases_folder: Path | N
     register = load_register()
     for variant, found in by_variant.items():
         path = cases_folder / variant / CASE_FILE
-        # the seat of each action and the capabilities each case needs (case_needs.py)
-        cases = [annotated(c, case_needs(case_from_json(c, CASE_FILE), register)) for c in found]
+        # minimal pins (pins_fix.py), the seat of each action and the capabilities each case
+        # needs (case_needs.py)
+        label = f"variants/{variant}/{CASE_FILE}"
+        pinned = [with_minimal_requires(c, label, register) for c in found]
+        cases = [annotated(c, case_needs(case_from_json(c, label), register)) for c in pinned]
         if not cases:
             if path.exists():
                 path.unlink()
