@@ -73,6 +73,13 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help="how long to wait for each reply (default 5)",
     )
+    conform.add_argument(
+        "--start-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to wait for the engine's hello after starting it (default 30)",
+    )
     conform.add_argument("--json", type=Path, metavar="FILE", help="write a JSON report")
     conform.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
     conform.add_argument(
@@ -386,9 +393,12 @@ def run_conform(args: argparse.Namespace) -> int:
     if not argv:
         err.print("baloot conform: --engine is empty")
         return 2
-    if args.timeout <= 0:
-        err.print("baloot conform: --timeout must be positive")
-        return 2
+    for option in ("timeout", "start_timeout"):
+        value = getattr(args, option)
+        if not 0 < value < float("inf"):
+            err.print(f"baloot conform: --{option.replace('_', '-')} must be a positive number "
+                      f"of seconds, not {value!r}")
+            return 2
     if args.min_checked < 0:
         err.print("baloot conform: --min-checked must be 0 or more")
         return 2
@@ -426,7 +436,12 @@ def run_conform(args: argparse.Namespace) -> int:
         f"[bold]case pack[/] {pack.name} {pack.version} ({len(cases)} of {len(pack.cases)} cases)"
     )
     console.print(f"[bold]engine[/]    {shlex.join(argv)}")
-    engine = EngineProcess(argv, timeout=args.timeout, validate=args.validate_protocol)
+    engine = EngineProcess(
+        argv,
+        timeout=args.timeout,
+        start_timeout=args.start_timeout,
+        validate=args.validate_protocol,
+    )
     runner = Runner(engine, register_, profile=args.profile, xfails=xfails)
     if len(cases) > PROGRESS_THRESHOLD and console.is_terminal:
         with Progress(

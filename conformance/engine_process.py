@@ -62,12 +62,14 @@ class EngineProcess:
         argv: list[str],
         *,
         timeout: float = 5.0,
+        start_timeout: float | None = None,
         validate: bool = False,
         max_line_bytes: int = 1 << 20,
         max_pending_lines: int = 1000,
     ) -> None:
         self.argv = argv
         self.timeout = timeout
+        self.start_timeout = start_timeout  # for the hello; None: `timeout`
         self.validate = validate
         self.max_line_bytes = max_line_bytes
         self.max_pending_lines = max_pending_lines
@@ -110,7 +112,9 @@ class EngineProcess:
         for thread in self._threads:
             thread.start()
         try:
-            reply = self.request({"type": "hello", "protocol": PROTOCOL_VERSION})
+            reply = self.request(
+                {"type": "hello", "protocol": PROTOCOL_VERSION}, timeout=self.start_timeout
+            )
         except EngineError as exc:
             self.kill()
             raise EngineError(HANDSHAKE, f"{exc.reason}: {exc.detail}") from exc

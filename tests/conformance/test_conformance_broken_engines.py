@@ -122,3 +122,24 @@ def test_hostile_replies_error_one_case_with_a_report(
     assert words in report["cases"][1]["message"]
     json.dumps(report, allow_nan=False)  # the JSON report is JSON
     assert ET.parse(junit).getroot().get("errors") == "1"  # and the JUnit file parses
+
+
+def test_a_slow_start_has_its_own_timeout(
+    run_conform: RunConform, three_case_pack: Path
+) -> None:
+    status, report, _ = run_conform("slow_start", three_case_pack, "--timeout", "0.3")
+    assert status == 0 and report["summary"]["passed"] == 3  # the hello waits 30 s
+    status, report, text = run_conform(
+        "slow_start", three_case_pack, "--timeout", "0.3", "--start-timeout", "0.3"
+    )
+    assert status == 3
+    assert "no reply within 0.3 s" in report["cases"][0]["message"]
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_a_timeout_that_is_no_number_of_seconds_is_a_usage_error(
+    run_conform: RunConform, three_case_pack: Path, value: str
+) -> None:
+    for option in ("--timeout", "--start-timeout"):
+        status, _, text = run_conform("good", three_case_pack, option, value)
+        assert status == 2 and "must be a positive number of seconds" in text
