@@ -129,7 +129,7 @@ def test_a_slow_start_has_its_own_timeout(
 ) -> None:
     status, report, _ = run_conform("slow_start", three_case_pack, "--timeout", "0.3")
     assert status == 0 and report["summary"]["passed"] == 3  # the hello waits 30 s
-    status, report, text = run_conform(
+    status, report, _text = run_conform(
         "slow_start", three_case_pack, "--timeout", "0.3", "--start-timeout", "0.3"
     )
     assert status == 3
