@@ -36,7 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    status: int = args.run(args)
+    try:
+        status: int = args.run(args)
+    except KeyboardInterrupt:  # Ctrl-C outside a run that writes its partial report
+        print("baloot: interrupted", file=sys.stderr)
+        return 130
     return status
 
 

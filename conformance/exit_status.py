@@ -10,10 +10,13 @@ FAILURES = 1  # a case failed or errored
 USAGE = 2  # a bad command line, an unreadable pack or xfail file
 ENGINE_DID_NOT_START = 3  # the engine could not be started, or its handshake failed
 NOTHING_CHECKED = 4  # no case applied to the engine, or fewer than --min-checked
+INTERRUPTED = 130  # stopped by Ctrl-C; the reports cover the cases that ran
 
 
 def conform_verdict(report: RunReport, min_checked: int = 1) -> tuple[int, str]:
     """The exit status of a run and, when it is not OK, why (one line)."""
+    if report.interrupted:
+        return INTERRUPTED, f"interrupted after {len(report.outcomes)} case(s)"
     if report.never_started or report.declaration_error:
         why = report.declaration_error or next(
             (o.message.splitlines()[0] for o in report.outcomes if o.message), "no reply"

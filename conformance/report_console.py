@@ -90,6 +90,8 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
         f"{report.count(s)} {s}" for s in STATUSES if report.count(s) or s in (PASSED, FAILED)
     )
     verdict = "[green]OK[/]" if report.ok else "[red]FAILED[/]"
+    if report.interrupted:
+        verdict = "[yellow]INTERRUPTED[/]"
     console.print(
         f"{verdict} {report.checked} of {len(report.outcomes)} cases checked: {totals} "
         f"in {report.seconds:.1f} s (engine started {report.engine_starts} time(s))"

@@ -72,6 +72,7 @@ class RunReport:
     seconds: float = 0.0
     declared: Declared | None = None
     declaration_error: str | None = None  # the hello could not be read
+    interrupted: bool = False  # stopped (Ctrl-C) before every case ran
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -132,6 +133,8 @@ class Runner:
                 report.outcomes.append(outcome)
                 if on_outcome:
                     on_outcome(outcome)
+        except KeyboardInterrupt:  # the report covers every case that ran
+            report.interrupted = True
         finally:
             self.engine.close()
         report.hello = self.engine.hello

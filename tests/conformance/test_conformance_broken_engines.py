@@ -143,3 +143,34 @@ def test_a_timeout_that_is_no_number_of_seconds_is_a_usage_error(
     for option in ("--timeout", "--start-timeout"):
         status, _, text = run_conform("good", three_case_pack, option, value)
         assert status == 2 and "must be a positive number of seconds" in text
+
+
+def test_ctrl_c_writes_the_report_of_the_cases_that_ran(
+    tmp_path: Path, make_case: Any, make_pack: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+    import shlex
+    import signal
+    import subprocess
+    import sys
+
+    hangs = shlex.join([sys.executable, str(Path(__file__).parent / "fake_engines" / "hangs.py")])
+    pack = make_pack(tmp_path / "p", [make_case(f"c{i}") for i in (1, 2, 3)])
+    report, marker = tmp_path / "r.json", tmp_path / "second-case-started"
+    monkeypatch.setenv("HANGS_MARKER", str(marker))
+    run = subprocess.Popen(
+        [sys.executable, "-m", "baloot.conformance.cli", "conform", "--engine",
+         hangs, "--cases", str(pack), "--timeout", "120", "--json", str(report)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not marker.exists() and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)  # c1 has passed and c2 is waiting on the engine
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert "Traceback" not in err
+    data = json.loads(report.read_text())
+    assert data["interrupted"] is True and data["ok"] is False
+    assert [c["id"] for c in data["cases"]] == ["c1"]  # c2 hung; c3 never ran
+    assert "INTERRUPTED" in out

@@ -1,5 +1,8 @@
-"""Stops answering in its second case."""
+"""Stops answering in its second case (and, when HANGS_MARKER names a file,
+creates it first, so a test knows the first case is done)."""
 
+import os
+import pathlib
 import time
 
 from fake_base import serve
@@ -7,6 +10,9 @@ from fake_base import serve
 
 def misbehave(request, starts):
     if starts == 2 and request["type"] == "legal":
+        marker = os.environ.get("HANGS_MARKER")
+        if marker:
+            pathlib.Path(marker).touch()
         time.sleep(3600)
     return False
 
