@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..xfail import read_reason_file
+
 
 class KnownFileError(ValueError):
     pass
@@ -23,28 +25,11 @@ class KnownFileError(ValueError):
 
 def read_known_file(path: Path) -> dict[str, str]:
     """Signature -> reason."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise KnownFileError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    entries: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        parts = line.split(None, 1)
-        if len(parts) < 2:
-            raise KnownFileError(
-                f"{path}:{number}: expected 'SIGNATURE REASON', got {line!r} "
-                "(the reason is required)"
-            )
-        signature, reason = parts[0], parts[1].strip()
-        if signature.count(":") < 2:
-            raise KnownFileError(
-                f"{path}:{number}: {signature!r} is not a signature; expected "
-                "KIND:PHASE:WHAT[:CLAUSE], as the fuzzer's table shows it"
-            )
-        if signature in entries:
-            raise KnownFileError(f"{path}:{number}: {signature!r} is listed twice")
-        entries[signature] = reason
-    return entries
+    return read_reason_file(path, "SIGNATURE", KnownFileError, check_key=_signature_problem)
+
+
+def _signature_problem(signature: str) -> str | None:
+    if signature.count(":") < 2:
+        return (f"{signature!r} is not a signature; expected KIND:PHASE:WHAT[:CLAUSE], as "
+                "the fuzzer's table shows it")
+    return None
