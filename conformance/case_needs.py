@@ -212,6 +212,16 @@ def _repeat_json(step: Repeat) -> dict[str, Any]:
 
 def replay(case: Case, readings: dict[str, str]) -> Replay:
     """Play the case's scripts on the reference under `readings` (every variant)."""
+    return _replay(case, readings)[1]
+
+
+def played_game(case: Case, readings: dict[str, str]) -> Game:
+    """The reference game after the case's scripts, played under `readings` (raises
+    ReplayFailed when they do not play through)."""
+    return _replay(case, readings)[0]
+
+
+def _replay(case: Case, readings: dict[str, str]) -> tuple[Game, Replay]:
     game = new_game(
         profile="literal",
         overrides=readings,
@@ -258,7 +268,7 @@ def replay(case: Case, readings: dict[str, str]) -> Replay:
     if isinstance(projects, list) and any(projects):
         replayer.needs.add("projects")
     out.needs = replayer.needs
-    return out
+    return game, out
 
 
 @dataclass

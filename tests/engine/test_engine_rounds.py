@@ -18,7 +18,10 @@ from engine_helpers import (
     with_totals,
 )
 
-from baloot.reference_impl import IllegalAction, new_game
+from baloot.conformance.case_needs import played_game
+from baloot.conformance.pack import case_from_json
+from baloot.conformance.variants import load_register
+from baloot.reference_impl import IllegalAction
 
 VARIANT_CASES = Path(__file__).resolve().parents[2] / "conformance" / "cases" / "variants"
 
@@ -76,18 +79,11 @@ def test_sun_round_succeeds_under_the_other_success_readings(reading: str) -> No
     ("half_bunts_or_more", [13, 13]),    # 65 is at least 65
 ])
 def test_a_sun_tie_under_each_success_reading(reading: str, added: list[int]) -> None:
-    case = next(c for c in load_case_file("bidder_success", "half_bunts_or_more")
-                if c["id"].endswith("sun-tie"))
-    game = new_game("literal", {"bidder_success": reading, "rounding": "each_team"},
-                    case["setup"]["dealer"], case["setup"]["deck"])
-    for step in case["actions"]:
-        if isinstance(step, str):
-            game.apply(step)
-            continue
-        for _ in range(step["max"]):  # a repeat step: the passes after the sun bid
-            if game.phase == step["while_phase"]:
-                game.apply(step["repeat"])
-    r = result(game)
+    raw = next(c for c in load_case_file("bidder_success", "half_bunts_or_more")
+               if c["id"].endswith("sun-tie"))
+    readings = {**load_register().readings_of("literal"), "bidder_success": reading,
+                "rounding": "each_team"}
+    r = result(played_game(case_from_json(raw, "half_bunts_or_more.json"), readings))
     assert (r["card_bunts"], r["last_trick_bunts"], r["points"]) == ([55, 65], [10, 0], [13, 13])
     assert r["added"] == added
 
