@@ -281,23 +281,45 @@ class CaseNeeds:
 
 
 def case_needs(case: Case, register: Register) -> CaseNeeds:
-    """Replay under the case's pins on top of each profile; the seats come from the
-    first profile that plays through, the capabilities are the union."""
+    """Replay under the case's pins on top of each profile, and under each other reading a
+    pin lists; the seats come from the first replay that plays through, a turn is
+    `if_asked` when it is one in any replay, the capabilities are the union."""
     steps: list[list[Any]] | None = None
     needs: set[str] = set()
     problems: list[str] = []
-    for profile in register.profiles:
-        readings = {**register.readings_of(profile), **case.requires}
+    for label, readings in _replay_readings(case, register):
         try:
             seen = replay(case, readings)
         except ReplayFailed as exc:
-            problems.append(f"{profile}: {exc}")
+            problems.append(f"{label}: {exc}")
             continue
-        if steps is None:
-            steps = seen.steps
+        steps = seen.steps if steps is None else _merged(steps, seen.steps)
         needs |= seen.needs
     problem = None if steps is not None else "; ".join(problems)
     return CaseNeeds(steps, sorted(needs), problem)
+
+
+def _replay_readings(case: Case, register: Register) -> list[tuple[str, dict[str, str]]]:
+    """(label, readings): each profile with the case's first pinned readings, then each
+    profile with each further reading of a pin that lists several."""
+    found = [(p, {**register.readings_of(p), **case.requires}) for p in register.profiles]
+    for variant, readings in case.pins.items():
+        for reading in readings[1:]:
+            found += [(f"{p} with {variant}={reading}",
+                       {**register.readings_of(p), **case.requires, variant: reading})
+                      for p in register.profiles]
+    return found
+
+
+def _merged(first: list[list[Any]], other: list[list[Any]]) -> list[list[Any]]:
+    """The steps of two replays of one case: a turn pass-only in either is `if_asked`."""
+    def one(a: Any, b: Any) -> Any:
+        if isinstance(a, str) and isinstance(b, dict) and b.get("if_asked") == a:
+            return b
+        return a
+
+    return [[one(a, b) for a, b in zip(x, y, strict=False)] for x, y in zip(first, other,
+                                                                            strict=False)]
 
 
 def annotated(raw: dict[str, Any], needs: CaseNeeds) -> dict[str, Any]:
