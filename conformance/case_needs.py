@@ -295,8 +295,32 @@ def case_needs(case: Case, register: Register) -> CaseNeeds:
             continue
         steps = seen.steps if steps is None else _merged(steps, seen.steps)
         needs |= seen.needs
-    problem = None if steps is not None else "; ".join(problems)
-    return CaseNeeds(steps, sorted(needs), problem)
+    if steps is None:
+        return CaseNeeds(None, sorted(needs), "; ".join(problems))
+    for readings in _turn_readings(case, register):
+        try:  # where the script plays through, a turn pass-only there is `if_asked`
+            steps = _merged(steps, replay(case, readings).steps)
+        except ReplayFailed:
+            continue
+    return CaseNeeds(steps, sorted(needs))
+
+
+# The variants whose readings change who is asked in the bidding: a case that leaves one
+# out holds under each of its readings, so a turn that is pass-only under one of them is
+# an `if_asked` step (under A2 earlier_seat_priority, the later seats after a sun call).
+TURN_VARIANTS = ("sun_overcall", "hokum_answer", "ashkal")
+
+
+def _turn_readings(case: Case, register: Register) -> list[dict[str, str]]:
+    found = []
+    for variant in TURN_VARIANTS:
+        if variant in case.requires or variant not in register.variants:
+            continue
+        for profile in register.profiles:
+            base = {**register.readings_of(profile), **case.requires}
+            found += [{**base, variant: r} for r in register.variants[variant].readings
+                      if r != base[variant]]
+    return found
 
 
 def _replay_readings(case: Case, register: Register) -> list[tuple[str, dict[str, str]]]:

@@ -97,7 +97,7 @@ def report_pins(console: Console, folder: Path, cases: list[Case], register: Reg
             status = 1
     if status == 0 and not changing:
         _print(console, f"every one of {len(cases)} case(s) pins the readings it depends on, "
-               f"and no hand-worked case pins one it does not (profiles {', '.join(profiles)})")
+               f"and none pins one it does not (profiles {', '.join(profiles)})")
     _print(console, f"{len(cases)} case(s) checked in {time.monotonic() - began:.1f} s")
     return status
 
