@@ -210,14 +210,14 @@ def new_game(profile: str = "literal", overrides: dict[str, str] | None = None,
     """A new game, its first round dealt from `deck` (or from the deck `seed` fixes),
     from running totals of 0 each unless `totals` gives others."""
     readings = choose_readings(profile, overrides)
-    if dealer not in range(4):
+    if type(dealer) is not int or dealer not in range(4):  # 1.0 and True are no seats
         raise SetupError(f"dealer {dealer!r} is not a seat: expected 0, 1, 2 or 3")
     if deck is None:
         deck = shuffled_deck(seed if seed is not None else 0)
     if totals is None:
         state = _start_game(readings, dealer, _deck(deck))
     else:
-        if len(totals) != 2 or not all(isinstance(t, int) for t in totals):
+        if len(totals) != 2 or not all(type(t) is int for t in totals):
             raise SetupError(f"totals {totals!r}: expected two whole numbers, one per team")
         state = _start_game_at(readings, dealer, _deck(deck), list(totals))
     return Game(readings, state)

@@ -23,6 +23,10 @@ DECK = shuffled_deck(3)
         ({"deck": ["1S", *DECK[1:]]}, "'1S' is not a card"),
         ({"deck": [["7S"], *DECK[1:]]}, "['7S'] is not a card"),
         ({"totals": [0]}, "expected two whole numbers, one per team"),
+        ({"dealer": 1.0}, "dealer 1.0 is not a seat"),
+        ({"dealer": True}, "dealer True is not a seat"),
+        ({"totals": [0.5, 0]}, "expected two whole numbers, one per team"),
+        ({"totals": [True, 0]}, "expected two whole numbers, one per team"),
     ],
 )
 def test_a_bad_setup_says_what_was_expected(kwargs: dict[str, object], expected: str) -> None:
@@ -57,3 +61,14 @@ def test_a_deal_in_the_middle_of_a_round_is_refused() -> None:
         game.deal(DECK)
     assert refused.value.rule == "deal_next"
     assert game.to_json() == before
+
+
+def test_a_float_dealer_leaves_no_trace_for_the_next_game() -> None:
+    # A dealer of 1.0 was once taken, and the rules' caches then kept float seats.
+    with pytest.raises(SetupError):
+        new_game(dealer=1.0, seed=0)  # type: ignore[arg-type]
+    game = new_game(dealer=1, seed=0)
+    for action in ("sun", "pass", "pass", "pass"):
+        if game.phase == "bidding":
+            game.apply(action)
+    assert game.current_player is None or type(game.current_player) is int
