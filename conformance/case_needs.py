@@ -351,11 +351,12 @@ def annotated(raw: dict[str, Any], needs: CaseNeeds) -> dict[str, Any]:
     kept, `capabilities` after `requires` (or after `clauses`)."""
     out: dict[str, Any] = {}
     anchor = "requires" if "requires" in raw else "clauses"
+    keep_empty = "capabilities" in raw  # a writer that always names them keeps `[]`
     for key, value in raw.items():
         if key == "capabilities":
             continue
         out[key] = value
-        if key == anchor and needs.capabilities:
+        if key == anchor and (needs.capabilities or keep_empty):
             out["capabilities"] = list(needs.capabilities)
     if needs.steps is not None:
         out["actions"] = needs.steps[0]

@@ -196,8 +196,14 @@ class Runner:
                     self.engine.hello, self.register, self.requested_profile
                 )
             except DeclarationError as exc:
+                # the same engine says the same hello: a failed start, not to be retried
+                # for every case
                 self.declaration_error = str(exc)
-                raise EngineError(HANDSHAKE, f"the hello cannot be read: {exc}") from None
+                self.start_failures = MAX_START_FAILURES
+                self.last_start_error = EngineError(
+                    HANDSHAKE, f"the hello cannot be read: {exc}"
+                )
+                raise self.last_start_error from None
             self._declared = (self.engine_starts, declared)
         return self._declared[1]
 

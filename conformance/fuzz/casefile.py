@@ -31,9 +31,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..case_needs import annotated, case_needs
 from ..clauses import known_clause_ids
 from ..deal_layout import first_hands
 from ..declared import CAPABILITIES
+from ..pack import case_from_json
 from ..variants import Register, load_register
 from . import limits
 from .driver import Disagreement, Move, Replay, RoundTrace
@@ -217,7 +219,10 @@ def case_from_replay(
     case["capabilities"] = sorted(needs & set(CAPABILITIES))
     if not case["requires"]:
         del case["requires"]
-    return case
+    # the seats, pass-only turns and capabilities exactly as `baloot conform needs` finds
+    # them (a turn pass-only under another reading included), where the script replays
+    found = case_needs(case_from_json(case, "fuzz.json"), register)
+    return annotated(case, found) if found.problem is None else case
 
 
 def _as_game(
