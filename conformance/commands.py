@@ -237,7 +237,7 @@ def run_lint(args: argparse.Namespace) -> int:
     pack, problems = lint_pack(folder)
     console = make_console()
     for problem in problems:
-        console.print(f"[red]error[/] {problem}", markup=True, highlight=False)
+        console.print(f"[red]error[/] {escape(str(problem))}", highlight=False)
     count = len(pack.cases)
     if problems:
         console.print(f"{len(problems)} problem(s) in pack {pack.name} {pack.version} ({folder})")

@@ -134,14 +134,20 @@ def default_pack_folder() -> Path:
 
 
 def read_json(path: Path, problems: list[Problem]) -> Any:
-    """The JSON in `path`, or None with a problem naming line and column."""
+    """The JSON in `path`, or None with a problem naming line and column (or the byte)."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         problems.append(Problem(str(path), f"cannot read: {exc.strerror or exc}"))
         return None
+    except UnicodeDecodeError as exc:
+        problems.append(Problem(str(path), f"not UTF-8 text: byte {exc.start} cannot be read"))
+        return None
     try:
         return json.loads(text)
+    except RecursionError:
+        problems.append(Problem(str(path), "nested deeper than JSON can be read"))
+        return None
     except json.JSONDecodeError as exc:
         problems.append(
             Problem(
@@ -203,10 +209,11 @@ def load_case_file(
     `name` is how reports name the file (default: its file name; the pack
     loader passes the path inside the pack, e.g. variants/rounding/each_team.json).
     """
+    before = len(problems)
     data = read_json(path, problems)
-    if data is None:
-        return []
     name = name or path.name
+    if data is None and len(problems) > before:
+        return []
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         problems.append(Problem(name, 'expected an object {"cases": [...]}'))
         return []

@@ -100,3 +100,22 @@ def test_lint_command_exit_status_and_runner_refuses_a_broken_pack(
     assert "NOPE.1" in capsys.readouterr().out
     assert main(["conform", "--engine", "true", "--cases", str(folder)]) == 2
     assert "run `baloot conform lint`" in capsys.readouterr().err
+
+
+def test_unreadable_files_are_problems_not_tracebacks(
+    tmp_path: Path, make_case: Any, make_pack: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pack = make_pack(tmp_path / "p", [make_case("fine")])
+    (pack / "null.json").write_text("null")
+    (pack / "latin1.json").write_bytes(b'{"cases": [], "description": "caf\xe9"}')
+    (pack / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    markup = make_case("markup", requires={"[/bold]": "x"})
+    (pack / "markup.json").write_text(json.dumps({"cases": [markup]}))
+    _, problems = lint_pack(pack)
+    found = "\n".join(map(str, problems))
+    assert 'null.json: expected an object {"cases": [...]}' in found
+    assert "latin1.json: not UTF-8 text: byte 33 cannot be read" in found
+    assert "deep.json: nested deeper than JSON can be read" in found
+    assert main(["conform", "lint", "--cases", str(pack)]) == 1
+    out = capsys.readouterr().out
+    assert "no variant named '[/bold]'" in " ".join(out.split())  # printed as text, not markup
