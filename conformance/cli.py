@@ -22,11 +22,32 @@ COMMAND_MODULES = (
 )
 
 
+def version_text() -> str:
+    """The distribution's version, the built-in case pack's and the protocol's."""
+    import json
+    from importlib import metadata
+
+    from .engine_process import PROTOCOL_VERSION
+    from .pack import default_pack_folder
+
+    try:
+        package = metadata.version("baloot-conformance")
+    except metadata.PackageNotFoundError:
+        package = "(not installed)"
+    try:
+        manifest = json.loads((default_pack_folder() / "pack.json").read_text(encoding="utf-8"))
+        pack = f"{manifest['name']} {manifest['version']}"
+    except (OSError, ValueError, KeyError, TypeError):
+        pack = "(unreadable)"
+    return f"baloot-conformance {package}; case pack {pack}; protocol {PROTOCOL_VERSION}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="baloot",
         description="The executable Baloot spec and its conformance suite.",
     )
+    parser.add_argument("--version", action="version", version=version_text())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).register(subparsers)

@@ -125,3 +125,24 @@ def test_no_explored_witness_rests_on_an_optional_state_field() -> None:
     for case in witnesses:
         shown = set(case.expect.get("state", {}))
         assert shown <= set(required), (case.id, sorted(shown - set(required)))
+
+
+def test_the_distribution_and_the_pack_share_a_version() -> None:
+    import json
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    pack = json.loads((root / "conformance" / "cases" / "pack.json").read_text(encoding="utf-8"))
+    assert project["project"]["version"] == pack["version"]
+
+
+def test_version_names_the_package_the_pack_and_the_protocol(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "case pack baloot-core 0.4.0" in out and "protocol 1" in out
