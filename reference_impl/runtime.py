@@ -198,10 +198,42 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str) -> Game:
+        """A game saved by `to_json`. A state no game can reach (a card twice or missing, a
+        hand of more than 8 cards, a seat or a total out of range) is a SetupError."""
         data = json.loads(text)
         readings = choose_readings("literal", data["readings"])
         state = from_plain(definitions.Game, data["state"], "$.state")
+        problem = _impossible_state(state)
+        if problem is not None:
+            raise SetupError(f"the saved game cannot be played: {problem}")
         return cls(readings, state)
+
+
+def _impossible_state(state: definitions.Game) -> str | None:
+    """What makes a state one no game reaches, or None: every card is in one place only
+    (a hand, the stock, the trick, a finished trick; the face-up card besides, before it
+    is taken), a hand holds at most 8 cards, the seats are seats, the totals are whole
+    numbers not below 0."""
+    for name in ("dealer", "next_dealer_seat", "leader"):
+        seat = getattr(state, name)
+        if type(seat) is not int or seat not in range(4):
+            return f"{name} {seat!r} is not a seat"
+    if len(state.hands) != 4 or any(len(hand) > 8 for hand in state.hands):
+        return "expected four hands of at most 8 cards"
+    if len(state.totals) != 2 or any(type(t) is not int or t < 0 for t in state.totals):
+        return f"totals {state.totals!r}: expected two whole numbers, 0 or more"
+    placed = [card for hand in state.hands for card in hand] + list(state.stock)
+    placed += [play.card for play in state.trick]
+    placed += [play.card for trick in state.tricks for play in trick.plays]
+    texts = [card_text(card) for card in placed]
+    doubled = sorted({t for t in texts if texts.count(t) > 1})
+    if doubled:
+        return "a card is in two places: " + ", ".join(doubled)
+    if card_text(state.face_up) not in texts:
+        texts.append(card_text(state.face_up))
+    if len(texts) != 32:
+        return f"{32 - len(texts)} card(s) are nowhere (a deck has 32)"
+    return None
 
 
 def new_game(profile: str = "literal", overrides: dict[str, str] | None = None,

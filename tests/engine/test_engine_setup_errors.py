@@ -72,3 +72,32 @@ def test_a_float_dealer_leaves_no_trace_for_the_next_game() -> None:
         if game.phase == "bidding":
             game.apply(action)
     assert game.current_player is None or type(game.current_player) is int
+
+
+def _tampered(change: object) -> str:
+    import json
+
+    data = json.loads(new_game(deck=DECK).to_json())
+    change(data["state"])  # type: ignore[operator]
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        # seat 0's first card is also put in seat 1's hand: that card is in two places
+        (lambda s: s["hands"][1].append(s["hands"][0][0]), "a card is in two places"),
+        (lambda s: s["hands"][0].extend(s["stock"][:3]), "a card is in two places"),
+        (lambda s: s["hands"][0].__setitem__(slice(None), s["stock"][:9]),
+         "expected four hands of at most 8 cards"),
+        (lambda s: s["stock"].pop(), "1 card(s) are nowhere"),
+        (lambda s: s.update(totals=[-300, 0]), "totals [-300, 0]"),
+        (lambda s: s.update(dealer=7), "dealer 7 is not a seat"),
+    ],
+)
+def test_a_tampered_saved_game_is_refused(change: object, expected: str) -> None:
+    from baloot.reference_impl import Game
+
+    with pytest.raises(SetupError, match="the saved game cannot be played") as refused:
+        Game.from_json(_tampered(change))
+    assert expected in str(refused.value)
