@@ -14,7 +14,9 @@ parts that only that capability could show left out:
 - without `raise_triple`, `raise_four`, `raise_gahwa` or `ashkal`, those
   actions are left out of the expected legal sets;
 - without `game_score`, `totals`, `game_over` and `winner` are left out of the
-  expected results, and `totals` out of the expected state.
+  expected results, and `totals` out of the expected state;
+- without `pass_only_turns`, the (optional) `bids` are left out of the expected
+  state: the passes of players never asked may be missing there.
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ _ACTION_WORDS = {
 }
 # capability -> the state fields and the result fields only it gives meaning to
 _STATE_FIELDS = {"declarations": ("declarations",), "raises": ("raises", "locked"),
-                 "game_score": ("totals",)}
+                 "game_score": ("totals",),
+                 # an engine that passes for pass-only players may not list those passes
+                 "pass_only_turns": ("bids",)}
 _RESULT_FIELDS = {"game_score": ("totals", "game_over", "winner")}
 
 
