@@ -89,8 +89,10 @@ class EngineProcess:
 
     def start(self) -> dict[str, Any]:
         """Launch the engine and shake hands; returns the hello reply."""
+        # A new queue and tail for each process: a process left behind by an earlier start
+        # (a child still holding its stdout) feeds its own, never this one's.
         self._lines = queue.Queue()
-        self._stderr_tail.clear()
+        self._stderr_tail = deque(maxlen=40)
         self.transcript.clear()
         try:
             self._proc = subprocess.Popen(
@@ -106,8 +108,12 @@ class EngineProcess:
             ) from exc
         assert self._proc.stdout is not None and self._proc.stderr is not None
         self._threads = [
-            threading.Thread(target=self._read_stdout, args=(self._proc.stdout,), daemon=True),
-            threading.Thread(target=self._read_stderr, args=(self._proc.stderr,), daemon=True),
+            threading.Thread(
+                target=self._read_stdout, args=(self._proc.stdout, self._lines), daemon=True
+            ),
+            threading.Thread(
+                target=self._read_stderr, args=(self._proc.stderr, self._stderr_tail), daemon=True
+            ),
         ]
         for thread in self._threads:
             thread.start()
@@ -163,27 +169,27 @@ class EngineProcess:
 
     # -------------------------------------------------------------- threads --
 
-    def _read_stdout(self, stream: IO[bytes]) -> None:
+    def _read_stdout(self, stream: IO[bytes], lines: queue.Queue[object]) -> None:
         try:
             while True:
-                if self._lines.qsize() > self.max_pending_lines:
-                    self._lines.put(_FLOOD)
+                if lines.qsize() > self.max_pending_lines:
+                    lines.put(_FLOOD)
                     return
                 line = stream.readline(self.max_line_bytes + 1)
                 if not line:
-                    self._lines.put(_EOF)
+                    lines.put(_EOF)
                     return
                 if len(line) > self.max_line_bytes:
-                    self._lines.put(_FLOOD)
+                    lines.put(_FLOOD)
                     return
-                self._lines.put(line)
+                lines.put(line)
         except (OSError, ValueError):
-            self._lines.put(_EOF)
+            lines.put(_EOF)
 
-    def _read_stderr(self, stream: IO[bytes]) -> None:
+    def _read_stderr(self, stream: IO[bytes], tail: deque[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
             for line in iter(lambda: stream.readline(4096), b""):
-                self._stderr_tail.append(line.decode("utf-8", "replace").rstrip("\n"))
+                tail.append(line.decode("utf-8", "replace").rstrip("\n"))
 
     def stderr_tail(self, lines: int = 8) -> str:
         return "\n".join(list(self._stderr_tail)[-lines:])

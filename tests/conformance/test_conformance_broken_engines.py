@@ -174,3 +174,16 @@ def test_ctrl_c_writes_the_report_of_the_cases_that_ran(
     assert data["interrupted"] is True and data["ok"] is False
     assert [c["id"] for c in data["cases"]] == ["c1"]  # c2 hung; c3 never ran
     assert "INTERRUPTED" in out
+
+
+def test_a_process_left_behind_does_not_feed_the_next_engine(
+    run_conform: RunConform, tmp_path: Path, make_case: Any, make_pack: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CHILD_MARKER", str(tmp_path / "child-left"))
+    pack = make_pack(tmp_path / "p", [make_case(f"c{i}") for i in range(1, 9)])
+    status, report, _ = run_conform("leaves_a_child", pack, "--timeout", "0.5")
+    assert status == 1
+    assert statuses(report)["c2"] == "errored"
+    # the later cases run on a fresh engine while the child still prints: none is hurt
+    assert [s for i, s in statuses(report).items() if i != "c2"] == ["passed"] * 7
