@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
+import threading
 
 COMMAND_MODULES = (
     "baloot.grammar.commands",  # baloot spec check | trace | show
@@ -57,12 +59,23 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    previous = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is threading.main_thread():
+        # SIGTERM ends a run as Ctrl-C does: the engine is stopped and the report written
+        signal.signal(signal.SIGTERM, _interrupt)
     try:
         status: int = args.run(args)
     except KeyboardInterrupt:  # Ctrl-C outside a run that writes its partial report
         print("baloot: interrupted", file=sys.stderr)
         return 130
+    finally:
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, previous)
     return status
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -145,10 +145,13 @@ def test_a_timeout_that_is_no_number_of_seconds_is_a_usage_error(
         assert status == 2 and "must be a positive number of seconds" in text
 
 
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
 def test_ctrl_c_writes_the_report_of_the_cases_that_ran(
-    tmp_path: Path, make_case: Any, make_pack: Any, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, make_case: Any, make_pack: Any, monkeypatch: pytest.MonkeyPatch,
+    signal_name: str,
 ) -> None:
     import json
+    import os
     import shlex
     import signal
     import subprocess
@@ -164,9 +167,11 @@ def test_ctrl_c_writes_the_report_of_the_cases_that_ran(
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     deadline = time.monotonic() + 120
-    while not marker.exists() and run.poll() is None and time.monotonic() < deadline:
+    while run.poll() is None and time.monotonic() < deadline and not (
+        marker.exists() and marker.read_text()
+    ):
         time.sleep(0.1)  # c1 has passed and c2 is waiting on the engine
-    run.send_signal(signal.SIGINT)
+    run.send_signal(getattr(signal, signal_name))
     out, err = run.communicate(timeout=60)
     assert run.returncode == 130, err
     assert "Traceback" not in err
@@ -174,6 +179,15 @@ def test_ctrl_c_writes_the_report_of_the_cases_that_ran(
     assert data["interrupted"] is True and data["ok"] is False
     assert [c["id"] for c in data["cases"]] == ["c1"]  # c2 hung; c3 never ran
     assert "INTERRUPTED" in out
+    engine_pid = int(marker.read_text())  # the hanging engine was stopped with the run
+    for _ in range(50):
+        try:
+            os.kill(engine_pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"the engine (pid {engine_pid}) is still running")
 
 
 def test_a_process_left_behind_does_not_feed_the_next_engine(

@@ -1,5 +1,5 @@
 """Stops answering in its second case (and, when HANGS_MARKER names a file,
-creates it first, so a test knows the first case is done)."""
+writes its process id there first, so a test knows the first case is done)."""
 
 import os
 import pathlib
@@ -12,7 +12,7 @@ def misbehave(request, starts):
     if starts == 2 and request["type"] == "legal":
         marker = os.environ.get("HANGS_MARKER")
         if marker:
-            pathlib.Path(marker).touch()
+            pathlib.Path(marker).write_text(str(os.getpid()))
         time.sleep(3600)
     return False
 
