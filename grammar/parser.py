@@ -514,7 +514,7 @@ def display_path(path: Path) -> str:
     """A path as the user would type it: relative to the working folder when inside it."""
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # outside it, or a link that loops
         return str(path)
 
 
@@ -525,6 +525,11 @@ def parse_files(paths: Iterable[Path]) -> m.Spec:
     sources: list[tuple[str, str]] = []
     for path in paths:
         name = display_path(path)
+        if not path.is_file():  # a pipe would block the read; a looping link cannot be read
+            problems.append(SpecProblem(m.Pos(name, 1, 1), "not a regular file (a folder, a "
+                                        "pipe, a device or a link that leads nowhere)",
+                                        "a readable UTF-8 text file"))
+            continue
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as err:
@@ -554,5 +559,9 @@ def load_spec(folder: Path | None = None, *, coverage: bool = True) -> m.Spec:
         raise SpecError([SpecProblem(m.Pos(display_path(folder), 1, 1),
                                      "no spec files in this folder", "files named *.baloot")])
     spec = parse_files(paths)
+    if not spec.clauses:
+        raise SpecError([SpecProblem(m.Pos(display_path(paths[0]), 1, 1),
+                                     "the spec declares no clause", "the source's clauses, "
+                                     "declared with `clause ID \"text\"`")])
     check_spec(spec, coverage=coverage)
     return spec

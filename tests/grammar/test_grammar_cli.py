@@ -101,6 +101,30 @@ def test_check_an_empty_folder(spec_dir: Path, capsys: pytest.CaptureFixture[str
     assert err.startswith("spec:1:1: error: no spec files in this folder\n")
 
 
+def test_a_folder_of_empty_files_is_no_spec(
+    spec_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (spec_dir / "a.baloot").write_text("")
+    (spec_dir / "b.baloot").write_text("# only a comment\n")
+    status, out, err = run(capsys, "spec", "check", "--spec", str(spec_dir))
+    assert status == 1 and out == ""
+    assert "a.baloot:1:1: error: the spec declares no clause" in err
+
+
+def test_a_pipe_and_a_looping_link_are_errors_not_a_hang(
+    spec_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    os.mkfifo(spec_dir / "pipe.baloot")
+    (spec_dir / "loop.baloot").symlink_to(spec_dir / "loop.baloot")
+    status, _, err = run(capsys, "spec", "check", "--spec", str(spec_dir))
+    assert status == 1
+    for name in ("pipe.baloot", "loop.baloot"):
+        assert f"{name}:1:1: error: not a regular file" in err
+    assert "Traceback" not in err
+
+
 # ----------------------------------------------------------------- trace --
 
 
