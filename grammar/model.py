@@ -481,8 +481,10 @@ class Spec:
         """The line of spec text a position points into, when the text is known."""
         for file, text in self.sources:
             if file == pos.file:
-                lines = text.splitlines()
-                return lines[pos.line - 1] if 0 < pos.line <= len(lines) else None
+                # lines as the parser counts them: at "\n" only (str.splitlines also
+                # breaks at a form feed or U+2028, which would quote another line)
+                lines = text.split("\n")
+                return lines[pos.line - 1].rstrip("\r") if 0 < pos.line <= len(lines) else None
         return None
 
     def cited(self) -> tuple[Cited, ...]:

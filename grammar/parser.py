@@ -436,7 +436,10 @@ def _accepted_before(text: str, offset: int | None) -> set[str]:
 
 
 def _syntax_problem(err: UnexpectedInput, file: str, text: str) -> SpecProblem:
-    lines = text.splitlines()
+    # lines as the parser counts them: at "\n" only, not at a form feed or U+2028
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "" and len(lines) > 1:
+        lines.pop()  # the end of the last line, as splitlines would drop it
     line = getattr(err, "line", None) or (len(lines) or 1)
     column = getattr(err, "column", None) or 1
     if isinstance(err, UnexpectedEOF) or line < 0:

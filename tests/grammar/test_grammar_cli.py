@@ -125,6 +125,21 @@ def test_a_pipe_and_a_looping_link_are_errors_not_a_hang(
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\f", "\x85"])
+def test_an_error_quotes_its_own_line_past_unusual_line_breaks(
+    spec_dir: Path, capsys: pytest.CaptureFixture[str], separator: str
+) -> None:
+    # U+2028, a form feed or NEL inside a text is no line break for the parser
+    (spec_dir / "a.baloot").write_text(
+        f'clause X.1 "a{separator}b"\nclause Y.2 "c" ;\n', encoding="utf-8"
+    )
+    status, _, err = run(capsys, "spec", "check", "--spec", str(spec_dir))
+    assert status == 1
+    first, quoted = err.split("\n")[:2]
+    assert first.endswith("a.baloot:2:16: error: unexpected character ';'")
+    assert quoted == '    2 | clause Y.2 "c" ;'  # line 2 itself, not the text after U+2028
+
+
 # ----------------------------------------------------------------- trace --
 
 
