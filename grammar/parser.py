@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -111,11 +111,19 @@ class _ToModel(Transformer[Token, Any]):
     def cites(self, meta: Meta, children: list[Token]) -> tuple[m.Citation, ...]:
         return tuple(m.Citation(str(t), self._tok(t)) for t in children)
 
+    def _int(self, token: Token) -> int:
+        """A whole number's value; one of more than MAX_DIGITS digits is a positioned error."""
+        if len(str(token).lstrip("0")) > MAX_DIGITS:
+            raise SpecError([SpecProblem(self._tok(token), f"a number of {len(str(token))} "
+                                         "digits", f"a whole number of at most {MAX_DIGITS} "
+                                         "digits")])
+        return int(token)
+
     def signed_int(self, children: list[Token]) -> int:
-        return int(children[0])
+        return self._int(children[0])
 
     def negative_int(self, children: list[Token]) -> int:
-        return -int(children[0])
+        return -self._int(children[0])
 
     # -- types --------------------------------------------------------------------
 
@@ -361,7 +369,7 @@ class _ToModel(Transformer[Token, Any]):
         return m.WithUpdate(c[0], tuple(c[1:]), self._pos(meta))
 
     def int_lit(self, c: list[Token]) -> m.IntLit:
-        return m.IntLit(int(c[0]), self._tok(c[0]))
+        return m.IntLit(self._int(c[0]), self._tok(c[0]))
 
     def str_lit(self, c: list[Token]) -> m.StrLit:
         return m.StrLit(self._string(c[0]), self._tok(c[0]))
@@ -471,6 +479,14 @@ def parse_text(text: str, file: str = "<spec>") -> list[m.Decl]:
         tree = _lark().parse(text)
     except UnexpectedInput as err:
         raise SpecError([_syntax_problem(err, file, text)]) from None
+    too_deep = _deeper_than(tree, MAX_NESTING)
+    if too_deep is not None:
+        line, column = too_deep
+        lines = [line.rstrip("\r") for line in text.split("\n")]
+        raise SpecError([SpecProblem(
+            m.Pos(file, line, column), f"an expression nested deeper than {MAX_NESTING} levels",
+            "a shallower expression: name its parts with `let`",
+            lines[line - 1] if 0 < line <= len(lines) else None)])
     try:
         decls: list[m.Decl] = _ToModel(file).transform(tree).children
     except VisitError as err:
@@ -483,6 +499,24 @@ def parse_text(text: str, file: str = "<spec>") -> list[m.Decl]:
         raise SpecError([SpecProblem(m.Pos(file, 1, 1), f"internal: {err.orig_exc}",
                                      "a tree the model builder knows")]) from None
     return decls
+
+
+# Bounds on what a spec may hold, so that no text can exhaust the builder's recursion or
+# Python's conversion of long numbers (the project's spec nests 15 deep).
+MAX_NESTING = 100
+MAX_DIGITS = 18
+
+
+def _deeper_than(tree: Tree[Token], limit: int) -> tuple[int, int] | None:
+    """(line, column) of a node nested deeper than `limit`, or None (no recursion)."""
+    stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            meta = node.meta
+            return (getattr(meta, "line", 1) or 1, getattr(meta, "column", 1) or 1)
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return None
 
 
 def assemble(decls: Iterable[m.Decl], sources: Iterable[tuple[str, str]]) -> m.Spec:

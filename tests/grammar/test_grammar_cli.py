@@ -140,6 +140,27 @@ def test_an_error_quotes_its_own_line_past_unusual_line_breaks(
     assert quoted == '    2 | clause Y.2 "c" ;'  # line 2 itself, not the text after U+2028
 
 
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("return " + " + ".join(["1"] * 500), "an expression nested deeper than 100 levels"),
+        ("return " + "if true then " * 400 + "1" + " else 0" * 400,
+         "an expression nested deeper than 100 levels"),
+        ("return " + "9" * 4301, "a number of 4301 digits"),
+    ],
+)
+def test_an_expression_too_big_to_build_is_a_positioned_error(
+    spec_dir: Path, capsys: pytest.CaptureFixture[str], body: str, message: str
+) -> None:
+    (spec_dir / "a.baloot").write_text(
+        f'clause X.1 "x"\nrule r [X.1] "r" () -> int {{\n  {body}\n}}\n', encoding="utf-8"
+    )
+    status, _, err = run(capsys, "spec", "check", "--spec", str(spec_dir))
+    assert status == 1
+    assert "a.baloot:3:" in err and message in err
+    assert "Traceback" not in err and "internal:" not in err
+
+
 # ----------------------------------------------------------------- trace --
 
 
