@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from baloot.reference_impl import definitions
 from baloot.reference_impl.notation import action_text, card_text
@@ -234,16 +234,32 @@ def _seq_of(line: str) -> int | None:
 def serve(
     api: Any, stdin: IO[str], stdout: IO[str], readings: dict[str, list[str]] | None = None
 ) -> int:
-    adapter = Adapter(api, readings)
+    return serve_lines(Adapter(api, readings), stdin, stdout)
+
+
+class LineHandler(Protocol):
+    def handle(self, line: str) -> dict[str, Any]: ...
+
+
+def serve_lines(handler: LineHandler, stdin: IO[str], stdout: IO[str]) -> int:
+    """The request loop of an adapter: one reply line per request line, flushed at once
+    (the runner is waiting), until a `bye` has been answered."""
     for line in stdin:
         if not line.strip():
             continue
-        reply = adapter.handle(line)
+        reply = handler.handle(line)
         stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
-        stdout.flush()  # one reply per request, at once: the runner is waiting
-        if reply.get("ok") and adapter.last_type == "bye":
+        stdout.flush()
+        if reply.get("ok") and "bye" in line and _type_of(line) == "bye":
             break
     return 0
+
+
+def _type_of(line: str) -> Any:
+    try:
+        return json.loads(line).get("type")
+    except (ValueError, AttributeError):
+        return None
 
 
 def main() -> int:

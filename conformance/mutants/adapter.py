@@ -13,7 +13,7 @@ import importlib
 import sys
 from typing import Any
 
-from ..reference_adapter import Adapter, _seq_of
+from ..reference_adapter import Adapter, serve_lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,8 +31,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve(api: Any, name: str) -> int:
-    import json
-
     adapter = Adapter(api)
     hello = adapter.hello
 
@@ -40,19 +38,7 @@ def serve(api: Any, name: str) -> int:
         return {**hello(request), "name": name}
 
     adapter.hello = named_hello  # type: ignore[method-assign]
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        reply = adapter.handle(line)
-        sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
-        sys.stdout.flush()
-        if reply.get("ok") and reply.get("seq") == _seq_of(line):
-            try:
-                if json.loads(line).get("type") == "bye":
-                    break
-            except ValueError:
-                pass
-    return 0
+    return serve_lines(adapter, sys.stdin, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from typing import Any
 
 import baloot.reference_impl as api
 from baloot.conformance.declared import CAPABILITIES
-from baloot.conformance.reference_adapter import Adapter
+from baloot.conformance.reference_adapter import Adapter, serve_lines
 from baloot.reference_impl.readings import VARIANTS
 
 BUGS = ("triple_multiplier", "revoke_accepted", "sun_last_trick")
@@ -153,15 +153,7 @@ def main() -> int:
         json.loads(args.hello),
         args.refuse_start,
     )
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        reply = engine.handle(line)
-        sys.stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
-        sys.stdout.flush()
-        if reply.get("ok") and json.loads(line).get("type") == "bye":
-            break
-    return 0
+    return serve_lines(engine, sys.stdin, sys.stdout)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 import baloot.reference_impl as api
-from baloot.conformance.reference_adapter import Adapter
+from baloot.conformance.reference_adapter import Adapter, serve_lines
 from baloot.reference_impl.readings import VARIANTS
 
 
@@ -52,15 +52,7 @@ class ChangedAdapter(Adapter):
 
 def main() -> int:
     adapter = ChangedAdapter(api, {name: list(r) for name, r in VARIANTS.items()})
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        reply = adapter.handle(line)
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
-        if reply.get("ok") and adapter.last_type == "bye":
-            break
-    return 0
+    return serve_lines(adapter, sys.stdin, sys.stdout)
 
 
 if __name__ == "__main__":
