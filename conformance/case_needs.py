@@ -84,9 +84,7 @@ class _Replayer:
         word = _word(action)
         legal = game.legal_actions()
         if game.phase == "raising":
-            if not by_repeat:
-                self.needs.add("raises")
-            if word != "pass":
+            if not by_repeat or word != "pass":  # a pass a `repeat` makes is no raising turn
                 self.needs.add("raises")
             if word in RAISE_CAPABILITY:
                 self.needs.add(RAISE_CAPABILITY[word])
@@ -113,7 +111,7 @@ class _Replayer:
 
     def run(self, steps: list[Step]) -> list[Any]:
         out: list[Any] = []
-        # (index into out, phase before) of the scripted raising passes in a row so far
+        # where in `out` the scripted raising passes in a row so far stand
         passes: list[int] = []
         for step in steps:
             if (
@@ -123,6 +121,7 @@ class _Replayer:
                 and (passes or not self.game.state.raises)
             ):
                 passes.append(len(out))
+                self._check_seat(step)
                 seat = self.act("pass", by_repeat=True)
                 out.append(seated(seat, "pass"))
                 if self.game.phase != "raising":
@@ -154,11 +153,14 @@ class _Replayer:
             self.needs.add("raises")
         return out
 
+    def _check_seat(self, step: str) -> None:
+        want = split_seat(step)[0]
+        if want is not None and want != self.game.current_player:
+            raise ReplayFailed(f"{step!r}: the reference asks seat {self.game.current_player}")
+
     def scripted(self, step: str) -> Any:
-        want, action = split_seat(step)
-        seat = self.game.current_player
-        if want is not None and want != seat:
-            raise ReplayFailed(f"{step!r}: the reference asks seat {seat}")
+        self._check_seat(step)
+        action = split_seat(step)[1]
         # A turn where the seat can only pass, but for calls of capabilities an engine may
         # lack (a four, a gahwa, ashkal): an engine without them, or one that does not ask
         # pass-only turns, has no such turn.

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .pack import pin_readings
 from .variants import Register
 
 # The parts of the game an engine may leave out, like test262's features. A
@@ -48,10 +49,6 @@ CAPABILITIES: dict[str, str] = {
 Pins = Mapping[str, str] | Mapping[str, tuple[str, ...]]
 
 
-def _as_tuple(pinned: str | tuple[str, ...]) -> tuple[str, ...]:
-    return (pinned,) if isinstance(pinned, str) else pinned
-
-
 class DeclarationError(ValueError):
     """A hello whose profile, readings or capabilities the runner cannot read."""
 
@@ -71,7 +68,7 @@ class Declared:
         missing = []
         for variant, reading in sorted(self.readings_for(pins).items()):
             if reading not in self.implemented.get(variant, frozenset()):
-                missing.append(f"{variant}={'|'.join(_as_tuple(pins.get(variant, reading)))}")
+                missing.append(f"{variant}={'|'.join(pin_readings(pins.get(variant, reading)))}")
         return missing
 
     def missing_capabilities(self, needs: list[str] | tuple[str, ...]) -> list[str]:
@@ -83,7 +80,7 @@ class Declared:
         one it plays, else any), else the first."""
         chosen = dict(self.plays)
         for variant, pinned in pins.items():
-            readings = _as_tuple(pinned)
+            readings = pin_readings(pinned)
             can = self.implemented.get(variant, frozenset())
             if readings[0] in can or chosen.get(variant) not in readings:
                 chosen[variant] = next((r for r in readings if r in can), readings[0])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -169,7 +170,7 @@ def _step(raw: Any) -> Step:
     return Check(key.removeprefix("expect_"), dict(expected))
 
 
-def _readings(pinned: str | list[str]) -> tuple[str, ...]:
+def pin_readings(pinned: str | Sequence[str]) -> tuple[str, ...]:
     """A pin's readings: one reading, or a list of them."""
     return (pinned,) if isinstance(pinned, str) else tuple(pinned)
 
@@ -182,8 +183,8 @@ def case_from_json(raw: dict[str, Any], file: str) -> Case:
         kind=raw["kind"],
         title=raw["title"],
         clauses=list(raw["clauses"]),
-        requires={v: _readings(r)[0] for v, r in raw.get("requires", {}).items()},
-        also_holds={v: _readings(r)[1:] for v, r in raw.get("requires", {}).items()},
+        requires={v: pin_readings(r)[0] for v, r in raw.get("requires", {}).items()},
+        also_holds={v: pin_readings(r)[1:] for v, r in raw.get("requires", {}).items()},
         dealer=setup["dealer"],
         deck=list(setup["deck"]),
         totals=list(setup["totals"]) if "totals" in setup else None,
