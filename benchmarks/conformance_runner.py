@@ -23,13 +23,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from baloot.conformance.engine_process import EngineProcess
-from baloot.conformance.lint import lint_pack
-from baloot.conformance.pack import Case, Pack, default_pack_folder
-from baloot.conformance.runner import PASSED, Runner
-from baloot.conformance.variants import load_register
+from baloot.conformance.harness.engine_process import EngineProcess
+from baloot.conformance.harness.lint import lint_pack
+from baloot.conformance.harness.pack import Case, Pack, default_pack_folder
+from baloot.conformance.harness.runner import PASSED, Runner
+from baloot.conformance.harness.variants import load_register
 
-ADAPTER = [sys.executable, "-m", "baloot.conformance.reference_adapter"]
+ADAPTER = [sys.executable, "-m", "baloot.conformance.adapters.reference_adapter"]
 
 
 class CountingEngine(EngineProcess):

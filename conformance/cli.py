@@ -17,7 +17,7 @@ import threading
 COMMAND_MODULES = (
     "baloot.grammar.commands",  # baloot spec check | trace | show
     "baloot.conformance.commands",  # baloot conform [lint | adapter]
-    "baloot.conformance.proofs.commands",  # baloot verify | explore
+    "baloot.proofs.commands",  # baloot verify | explore
     "baloot.conformance.suite",  # baloot suite
     "baloot.conformance.mutants.commands",  # baloot conform mutants
     "baloot.conformance.fuzz.commands",  # baloot fuzz
@@ -29,8 +29,8 @@ def version_text() -> str:
     import json
     from importlib import metadata
 
-    from .engine_process import PROTOCOL_VERSION
-    from .pack import default_pack_folder
+    from baloot.conformance.harness.engine_process import PROTOCOL_VERSION
+    from baloot.conformance.harness.pack import default_pack_folder
 
     try:
         package = metadata.version("baloot-conformance")

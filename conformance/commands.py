@@ -24,18 +24,18 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .clauses import matches_clause_glob
-from .engine_process import EngineProcess
-from .exit_status import conform_verdict
-from .lint import lint_pack
-from .needs_command import register_needs
-from .pack import Case, Pack, default_pack_folder
-from .report_console import print_report
-from .report_files import write_json, write_junit
-from .runner import Outcome, Runner
-from .terminal import console as make_console
-from .variants import Register, load_register
-from .xfail import XfailFileError, read_xfail_file
+from baloot.conformance.harness.clauses import matches_clause_glob
+from baloot.conformance.harness.engine_process import EngineProcess
+from baloot.conformance.harness.exit_status import conform_verdict
+from baloot.conformance.harness.lint import lint_pack
+from baloot.conformance.harness.pack import Case, Pack, default_pack_folder
+from baloot.conformance.harness.report_console import print_report
+from baloot.conformance.harness.report_files import write_json, write_junit
+from baloot.conformance.harness.runner import Outcome, Runner
+from baloot.conformance.harness.terminal import console as make_console
+from baloot.conformance.harness.variants import Register, load_register
+from baloot.conformance.harness.xfail import XfailFileError, read_xfail_file
+from baloot.conformance.pack_tools.needs_command import register_needs
 
 PROGRESS_THRESHOLD = 20  # show a progress bar for runs with more cases than this
 
@@ -262,7 +262,7 @@ def _clean_pack(folder: Path | None, console: Console) -> tuple[Pack, Register] 
 def run_coverage(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    from .coverage import coverage
+    from baloot.conformance.pack_tools.coverage import coverage
 
     console = make_console()
     linted = _clean_pack(args.coverage_cases or args.cases, console)
@@ -296,8 +296,8 @@ def run_coverage(args: argparse.Namespace) -> int:
         f"clauses with >= 3 cases: {clauses_ok}/{len(found.clauses)}; "
         f"readings with a case: {readings_ok}/{len(found.readings)}"
     )
-    from .boundary_report import print_boundaries
-    from .coverage import boundary_coverage
+    from baloot.conformance.pack_tools.boundary_report import print_boundaries
+    from baloot.conformance.pack_tools.coverage import boundary_coverage
 
     bounds = boundary_coverage(pack)
     print_boundaries(console, bounds, args.ids)
@@ -309,7 +309,7 @@ def run_coverage(args: argparse.Namespace) -> int:
 
 
 def run_pins(args: argparse.Namespace) -> int:
-    from .pins_report import report_pins
+    from baloot.conformance.pack_tools.pins_report import report_pins
 
     console = make_console()
     folder = args.pins_cases or args.cases or default_pack_folder()
@@ -326,7 +326,7 @@ def run_pins(args: argparse.Namespace) -> int:
 
 
 def run_applicability(args: argparse.Namespace) -> int:
-    from .applicability_report import report_applicability
+    from baloot.conformance.pack_tools.applicability_report import report_applicability
 
     console = make_console()
     linted = _clean_pack(args.applicability_cases or args.cases, console)
@@ -343,14 +343,14 @@ def run_applicability(args: argparse.Namespace) -> int:
 
 
 def run_golden(args: argparse.Namespace) -> int:
-    from .golden import write_golden
+    from baloot.conformance.pack_tools.golden import write_golden
 
     folder = args.golden_cases or args.cases or default_pack_folder()
     return write_golden(folder, check=args.check, console=make_console())
 
 
 def run_adapter(args: argparse.Namespace) -> int:
-    from .reference_adapter import main as adapter_main
+    from baloot.conformance.adapters.reference_adapter import main as adapter_main
 
     return adapter_main()
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from rich.table import Table
 
-from .engine_process import REFERENCE_ARGV
-from .terminal import console as make_console
+from baloot.conformance.harness.engine_process import REFERENCE_ARGV
+from baloot.conformance.harness.terminal import console as make_console
 
 REFERENCE_ENGINE = shlex.join(REFERENCE_ARGV)
 

@@ -16,8 +16,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"grammar": "grammar", "spec": "spec", "reference_impl": "reference_impl",
-            "conformance": "conformance"}
-HAND_WRITTEN = ["grammar", "conformance", "tests", "benchmarks",
+            "conformance": "conformance", "proofs": "proofs"}
+HAND_WRITTEN = ["grammar", "conformance", "proofs", "tests", "benchmarks",
                 "reference_impl/runtime.py", "reference_impl/notation.py",
                 "reference_impl/plain.py", "reference_impl/runtime_support.py",
                 "reference_impl/__init__.py"]
@@ -44,5 +44,6 @@ def test_mypy_strict_passes_on_the_packages(tmp_path: Path) -> None:
     result = run("mypy", "--config-file", str(ROOT / "pyproject.toml"), "--explicit-package-bases",
                  "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
                  "-p", "baloot.grammar", "-p", "baloot.reference_impl", "-p", "baloot.conformance",
+                 "-p", "baloot.proofs",
                  cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -28,12 +28,19 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..declared import DeclarationError, Declared, declared_from_hello
-from ..engine_process import EngineError, EngineProcess
-from ..notation import ALL_CARDS
-from ..variants import load_register
-from .driver import ReferenceEndpoint, Replay, Trial, random_trial, replay, start_engine
-from .shrink import ShrinkStats, shrink
+from baloot.conformance.fuzz.driver import (
+    ReferenceEndpoint,
+    Replay,
+    Trial,
+    random_trial,
+    replay,
+    start_engine,
+)
+from baloot.conformance.fuzz.shrink import ShrinkStats, shrink
+from baloot.conformance.harness.declared import DeclarationError, Declared, declared_from_hello
+from baloot.conformance.harness.engine_process import EngineError, EngineProcess
+from baloot.conformance.harness.notation import ALL_CARDS
+from baloot.conformance.harness.variants import load_register
 
 
 class HandshakeFailed(Exception):

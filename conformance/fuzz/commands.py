@@ -34,8 +34,7 @@ from typing import Any
 
 from rich.table import Table
 
-from ..terminal import console as make_console
-from .campaign import (
+from baloot.conformance.fuzz.campaign import (
     FuzzReport,
     Group,
     HandshakeFailed,
@@ -44,8 +43,9 @@ from .campaign import (
     StartRefused,
     run_campaign,
 )
-from .casefile import case_from_replay, case_id_for
-from .known import KnownFileError, read_known_file
+from baloot.conformance.fuzz.casefile import case_from_replay, case_id_for
+from baloot.conformance.fuzz.known import KnownFileError, read_known_file
+from baloot.conformance.harness.terminal import console as make_console
 
 EXIT_AGREE, EXIT_NEW_GROUPS, EXIT_USAGE, EXIT_HANDSHAKE, EXIT_START_REFUSED = 0, 1, 2, 3, 4
 

@@ -27,11 +27,9 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ..engine_process import EngineError, EngineProcess
-from ..notation import ALL_CARDS, PROJECT_KINDS, RAISE_CALLS, SUITS
-from ..reference_adapter import Adapter
-from . import limits
-from .normal import (
+from baloot.conformance.adapters.reference_adapter import Adapter
+from baloot.conformance.fuzz import limits
+from baloot.conformance.fuzz.normal import (
     MISSING,
     action_key,
     action_shape,
@@ -42,6 +40,8 @@ from .normal import (
     normal_state,
     protocol_result,
 )
+from baloot.conformance.harness.engine_process import EngineError, EngineProcess
+from baloot.conformance.harness.notation import ALL_CARDS, PROJECT_KINDS, RAISE_CALLS, SUITS
 
 PROBE = 1000  # choices from here up probe an illegal action
 MAX_STEPS = 400  # a safety bound on the choices of one trial

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..xfail import read_reason_file
+from baloot.conformance.harness.xfail import read_reason_file
 
 
 class KnownFileError(ValueError):

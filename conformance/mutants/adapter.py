@@ -13,7 +13,7 @@ import importlib
 import sys
 from typing import Any
 
-from ..reference_adapter import Adapter, serve_lines
+from baloot.conformance.adapters.reference_adapter import Adapter, serve_lines
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,7 +25,7 @@ from importlib import resources
 from pathlib import Path
 from unittest import mock
 
-from .catalogue import MUTANTS, RUNTIME_FILES, Mutant
+from baloot.conformance.mutants.catalogue import MUTANTS, RUNTIME_FILES, Mutant
 
 PACKAGE_PREFIX = "baloot_mutant_"
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from rich.table import Table
 
-from ..terminal import console as make_console
-from .catalogue import MUTANTS, Mutant
-from .run import KillReport, PackError, Verdict, run_mutants
+from baloot.conformance.harness.terminal import console as make_console
+from baloot.conformance.mutants.catalogue import MUTANTS, Mutant
+from baloot.conformance.mutants.run import KillReport, PackError, Verdict, run_mutants
 
 
 def _conform_subparsers(subparsers: Any) -> Any:
@@ -79,7 +79,7 @@ def register(subparsers: Any) -> None:
 
 def select(only: list[str]) -> list[Mutant]:
     """The catalogue's mutants, then those made from the spec's boundaries (`boundary_*`)."""
-    from .boundary_mutants import boundary_mutants
+    from baloot.conformance.mutants.boundary_mutants import boundary_mutants
 
     every = [*MUTANTS, *boundary_mutants()]
     if not only:

@@ -153,12 +153,12 @@ def _row(item: Any) -> ProofRow:
 def run_proofs(spec: m.Spec) -> list[ProofRow] | str:
     """The z3 checks of `baloot verify` (without the engine explorations), or why not."""
     try:
-        verify = importlib.import_module("baloot.conformance.proofs.verify")
+        verify = importlib.import_module("baloot.proofs.verify")
     except ImportError as err:
         return f"the proofs module is not available ({err})"
     all_checks = getattr(verify, "all_checks", None)
     if all_checks is None:
-        return "baloot.conformance.proofs.verify offers no all_checks()"
+        return "baloot.proofs.verify offers no all_checks()"
     rows: list[ProofRow] = []
     try:
         for _name, check in all_checks(engine=False, budget=0.0, seed=1):

@@ -20,7 +20,11 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.applicability import (
+from baloot.conformance.cli import main
+from baloot.conformance.harness.lint import lint_pack
+from baloot.conformance.harness.pack import Case
+from baloot.conformance.harness.variants import Register, load_register
+from baloot.conformance.pack_tools.applicability import (
     ReadingSet,
     all_figures,
     clause_holding,
@@ -28,10 +32,6 @@ from baloot.conformance.applicability import (
     random_sets,
     targets,
 )
-from baloot.conformance.cli import main
-from baloot.conformance.lint import lint_pack
-from baloot.conformance.pack import Case
-from baloot.conformance.variants import Register, load_register
 
 from .conftest import legal_case, write_pack
 

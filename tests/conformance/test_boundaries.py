@@ -14,7 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance.boundaries import (
+from baloot.conformance.harness.lint import lint_pack
+from baloot.conformance.harness.pack import default_pack_folder
+from baloot.conformance.harness.spec_model import spec_model
+from baloot.conformance.mutants.boundary_mutants import boundary_mutants, unbuilt_boundaries
+from baloot.conformance.mutants.build import apply_patch
+from baloot.conformance.mutants.run import run_mutants
+from baloot.conformance.pack_tools.boundaries import (
     BIDDER,
     COUNT,
     OTHER,
@@ -22,14 +28,8 @@ from baloot.conformance.boundaries import (
     boundaries,
     comparisons,
 )
-from baloot.conformance.boundary_probe import play_case, point_coverage, probing
-from baloot.conformance.coverage import boundary_coverage
-from baloot.conformance.lint import lint_pack
-from baloot.conformance.mutants.boundary_mutants import boundary_mutants, unbuilt_boundaries
-from baloot.conformance.mutants.build import apply_patch
-from baloot.conformance.mutants.run import run_mutants
-from baloot.conformance.pack import default_pack_folder
-from baloot.conformance.spec_model import spec_model
+from baloot.conformance.pack_tools.boundary_probe import play_case, point_coverage, probing
+from baloot.conformance.pack_tools.coverage import boundary_coverage
 
 BOUNDARY_CASES = default_pack_folder() / "boundaries"
 PROFILES = ("literal", "federation")

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.case_needs import case_needs
 from baloot.conformance.cli import main
-from baloot.conformance.pack import case_from_json
-from baloot.conformance.variants import load_register
+from baloot.conformance.harness.pack import case_from_json
+from baloot.conformance.harness.variants import load_register
+from baloot.conformance.pack_tools.case_needs import case_needs
 
-# Dealer 3, so seat 0 bids first; seat 0 takes the face-up 8H (conformance/deal_layout.py).
+# Dealer 3, so seat 0 bids first; seat 0 takes the face-up 8H (conformance/harness/deal_layout.py).
 # Hands after the deal: seat 0 9H 8H AS 7S AD 10D KC 7C; seat 1 AH QH KS 8S KD 7D AC 8C;
 # seat 2 JH 7H 10S 9S QD 8D 10C 9C; seat 3 10H KH QS JS JD 9D QC JC (no projects).
 DECK = ["9H", "AS", "7S", "AD", "10D", "AH", "QH", "KS", "8S", "KD", "JH", "7H", "10S", "9S",

@@ -3,7 +3,7 @@ fields the protocol lets an engine add at any depth."""
 
 from __future__ import annotations
 
-from baloot.conformance.compare import subset_matches
+from baloot.conformance.harness.compare import subset_matches
 
 
 def test_extra_fields_inside_nested_objects_and_list_items_are_ignored() -> None:

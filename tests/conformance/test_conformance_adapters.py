@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from baloot.conformance.adapters.reference_adapter import Adapter, serve
 from baloot.conformance.cli import main
-from baloot.conformance.notation import ALL_CARDS
-from baloot.conformance.reference_adapter import Adapter, serve
-from baloot.conformance.schemas import reply_errors
+from baloot.conformance.harness.notation import ALL_CARDS
+from baloot.conformance.harness.schemas import reply_errors
 
 
 class IllegalAction(Exception):
@@ -143,7 +143,7 @@ def test_reference_adapter_ends_quietly_when_its_input_ends(tmp_path: Path) -> N
     import subprocess
 
     done = subprocess.run(
-        [sys.executable, "-m", "baloot.conformance.reference_adapter"],
+        [sys.executable, "-m", "baloot.conformance.adapters.reference_adapter"],
         input="",
         capture_output=True,
         text=True,

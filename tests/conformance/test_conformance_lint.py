@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from baloot.conformance.cli import main
-from baloot.conformance.lint import lint_pack
-from baloot.conformance.pack import default_pack_folder
+from baloot.conformance.harness.lint import lint_pack
+from baloot.conformance.harness.pack import default_pack_folder
 
 
 def test_builtin_pack_is_clean() -> None:

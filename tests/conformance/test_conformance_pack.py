@@ -12,16 +12,16 @@ from pathlib import Path
 import pytest
 
 from baloot.conformance.cli import main
-from baloot.conformance.coverage import coverage
-from baloot.conformance.engine_process import EngineProcess
-from baloot.conformance.lint import lint_pack
-from baloot.conformance.pack import REGRESSION_SNAPSHOT, default_pack_folder
-from baloot.conformance.runner import PASSED, Runner
-from baloot.conformance.variants import load_register
+from baloot.conformance.harness.engine_process import EngineProcess
+from baloot.conformance.harness.lint import lint_pack
+from baloot.conformance.harness.pack import REGRESSION_SNAPSHOT, default_pack_folder
+from baloot.conformance.harness.runner import PASSED, Runner
+from baloot.conformance.harness.variants import load_register
+from baloot.conformance.pack_tools.coverage import coverage
 
 from .conftest import legal_case, write_pack
 
-ADAPTER = [sys.executable, "-m", "baloot.conformance.reference_adapter"]
+ADAPTER = [sys.executable, "-m", "baloot.conformance.adapters.reference_adapter"]
 
 
 def run_pack(profile: str, *, validate: bool = False) -> list[tuple[str, str, str]]:
@@ -115,8 +115,8 @@ def test_golden_playthroughs_are_current(capsys: pytest.CaptureFixture[str]) -> 
 def test_no_explored_witness_rests_on_an_optional_state_field() -> None:
     """An engine may leave the optional state fields out (PROTOCOL.md), and the runner then
     cannot check them: a witness must show its difference in what every engine sends."""
-    from baloot.conformance.pack import WITNESS
-    from baloot.conformance.schemas import state_fields
+    from baloot.conformance.harness.pack import WITNESS
+    from baloot.conformance.harness.schemas import state_fields
 
     required, optional = state_fields()
     pack, _ = lint_pack(default_pack_folder())

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from baloot.conformance.cli import main
-from baloot.conformance.lint import lint_pack
-from baloot.conformance.pack import Case, case_from_json, default_pack_folder
-from baloot.conformance.pins import (
+from baloot.conformance.harness.lint import lint_pack
+from baloot.conformance.harness.pack import Case, case_from_json, default_pack_folder
+from baloot.conformance.harness.variants import load_register
+from baloot.conformance.pack_tools.pins import (
     PinChecker,
     Verdict,
     check_cases,
@@ -24,8 +25,7 @@ from baloot.conformance.pins import (
     unpinned_cases,
     with_pins,
 )
-from baloot.conformance.pins_fix import fixable, minimal_pins, plan_fixes
-from baloot.conformance.variants import load_register
+from baloot.conformance.pack_tools.pins_fix import fixable, minimal_pins, plan_fixes
 
 from .conftest import legal_case, write_pack
 

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from baloot.conformance.cli import main
-from baloot.conformance.rules_links import clause_link
+from baloot.conformance.harness.rules_links import clause_link
 
 # The reference adapter behind a filter that accepts every action: an engine
 # that never refuses an illegal one.
 NEVER_REFUSES = """
 import json, subprocess, sys
-adapter = subprocess.Popen([sys.executable, "-m", "baloot.conformance.reference_adapter"],
+adapter = subprocess.Popen([sys.executable, "-m", "baloot.conformance.adapters.reference_adapter"],
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 for line in sys.stdin:
     adapter.stdin.write(line)

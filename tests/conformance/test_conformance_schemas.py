@@ -9,8 +9,13 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.notation import ALL_CARDS
-from baloot.conformance.schemas import reply_errors, request_errors, schema_errors, schema_names
+from baloot.conformance.harness.notation import ALL_CARDS
+from baloot.conformance.harness.schemas import (
+    reply_errors,
+    request_errors,
+    schema_errors,
+    schema_names,
+)
 
 STATE = {
     "phase": "playing",

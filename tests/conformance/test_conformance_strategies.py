@@ -1,4 +1,4 @@
-"""The Hypothesis strategies offered to engine authors (`baloot.conformance.strategies`):
+"""The Hypothesis strategies offered to engine authors (`baloot.conformance.harness.strategies`):
 what each draws, the deal they describe, positions that replay, and where they shrink."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from baloot.conformance import strategies
-from baloot.conformance.notation import ALL_CARDS
-from baloot.conformance.variants import load_register
+from baloot.conformance.harness import strategies
+from baloot.conformance.harness.notation import ALL_CARDS
+from baloot.conformance.harness.variants import load_register
 from baloot.reference_impl import new_game
 from baloot.reference_impl.notation import card_text
 

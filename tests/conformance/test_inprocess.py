@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from baloot.conformance.engine_process import REFERENCE_ARGV, EngineProcess
-from baloot.conformance.inprocess import InProcessEngine
-from baloot.conformance.lint import lint_pack
-from baloot.conformance.pack import Case, default_pack_folder
-from baloot.conformance.runner import Outcome, Runner
-from baloot.conformance.variants import load_register
+from baloot.conformance.adapters.inprocess import InProcessEngine
+from baloot.conformance.harness.engine_process import REFERENCE_ARGV, EngineProcess
+from baloot.conformance.harness.lint import lint_pack
+from baloot.conformance.harness.pack import Case, default_pack_folder
+from baloot.conformance.harness.runner import Outcome, Runner
+from baloot.conformance.harness.variants import load_register
 
 from .conftest import legal_case, write_pack
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance import exit_status
-from baloot.conformance.declared import CAPABILITIES, DeclarationError, declared_from_hello
-from baloot.conformance.pack import default_pack_folder
-from baloot.conformance.variants import load_register
+from baloot.conformance.harness import exit_status
+from baloot.conformance.harness.declared import CAPABILITIES, DeclarationError, declared_from_hello
+from baloot.conformance.harness.pack import default_pack_folder
+from baloot.conformance.harness.variants import load_register
 
 PACK = default_pack_folder()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from baloot.conformance.deal_layout import deck_for_hands
+from baloot.conformance.harness.deal_layout import deck_for_hands
 from baloot.reference_impl import Game, new_game
 from baloot.reference_impl.notation import card_text
 
@@ -22,7 +22,7 @@ def start(hands: list[list[str]], dealer: int = 3, taker: int = 0, profile: str 
     """A game whose first round deals exactly `hands` (eight cards a seat, by seat).
 
     The first five cards of each hand are its first deal; the sixth card of the
-    taker's hand is the face-up card (protocol dealing, conformance/deal_layout.py).
+    taker's hand is the face-up card (protocol dealing, conformance/harness/deal_layout.py).
     """
     return new_game(profile, overrides or None, dealer, deck_for_hands(hands, dealer, taker))
 

@@ -18,9 +18,9 @@ from engine_helpers import (
     with_totals,
 )
 
-from baloot.conformance.case_needs import played_game
-from baloot.conformance.pack import case_from_json
-from baloot.conformance.variants import load_register
+from baloot.conformance.harness.pack import case_from_json
+from baloot.conformance.harness.variants import load_register
+from baloot.conformance.pack_tools.case_needs import played_game
 from baloot.reference_impl import IllegalAction
 
 VARIANT_CASES = Path(__file__).resolve().parents[2] / "conformance" / "cases" / "variants"

@@ -21,10 +21,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.case_needs import case_needs, needs_differ
 from baloot.conformance.cli import main as cli_main
-from baloot.conformance.declared import CAPABILITIES
-from baloot.conformance.engine_process import REFERENCE_ARGV, EngineProcess
 from baloot.conformance.fuzz.campaign import FuzzReport, Settings, run_campaign
 from baloot.conformance.fuzz.casefile import case_from_replay, case_id_for, round_steps
 from baloot.conformance.fuzz.commands import write_cases
@@ -36,11 +33,14 @@ from baloot.conformance.fuzz.driver import (
     replay,
 )
 from baloot.conformance.fuzz.normal import action_shape
-from baloot.conformance.lint import lint_case
-from baloot.conformance.notation import ALL_CARDS
-from baloot.conformance.pack import case_from_json
-from baloot.conformance.runner import PASSED, Runner
-from baloot.conformance.variants import load_register
+from baloot.conformance.harness.declared import CAPABILITIES
+from baloot.conformance.harness.engine_process import REFERENCE_ARGV, EngineProcess
+from baloot.conformance.harness.lint import lint_case
+from baloot.conformance.harness.notation import ALL_CARDS
+from baloot.conformance.harness.pack import case_from_json
+from baloot.conformance.harness.runner import PASSED, Runner
+from baloot.conformance.harness.variants import load_register
+from baloot.conformance.pack_tools.case_needs import case_needs, needs_differ
 
 WRAPPED = [sys.executable, str(Path(__file__).with_name("wrapped_engine.py"))]
 # The planted bug -> the signature its group must have (kind:phase:what:clause).

@@ -33,8 +33,8 @@ import sys
 from typing import Any
 
 import baloot.reference_impl as api
-from baloot.conformance.declared import CAPABILITIES
-from baloot.conformance.reference_adapter import Adapter, serve_lines
+from baloot.conformance.adapters.reference_adapter import Adapter, serve_lines
+from baloot.conformance.harness.declared import CAPABILITIES
 from baloot.reference_impl.readings import VARIANTS
 
 BUGS = ("triple_multiplier", "revoke_accepted", "sun_last_trick")

@@ -12,7 +12,7 @@ from baloot.conformance.mutants.catalogue import by_name
 
 pytest_plugins = ["pytester"]
 
-REFERENCE = shlex.join([sys.executable, "-m", "baloot.conformance.reference_adapter"])
+REFERENCE = shlex.join([sys.executable, "-m", "baloot.conformance.adapters.reference_adapter"])
 
 
 def test_every_case_is_an_item_named_by_its_id(pytester: pytest.Pytester) -> None:

@@ -6,10 +6,10 @@ import json
 from functools import cache
 from pathlib import Path
 
-from baloot.conformance.proofs import explore
-from baloot.conformance.schemas import schema_errors
+from baloot.conformance.harness.schemas import schema_errors
 from baloot.grammar import model as m
 from baloot.grammar.parser import assemble, load_spec, parse_text
+from baloot.proofs import explore
 
 
 @cache

@@ -12,10 +12,10 @@ from functools import cache
 
 import pytest
 
-from baloot.conformance.proofs import invariants, projects
-from baloot.conformance.proofs.outcome import Outcome
 from baloot.grammar import model as m
 from baloot.grammar.parser import load_spec
+from baloot.proofs import invariants, projects
+from baloot.proofs.outcome import Outcome
 
 
 @cache
@@ -179,9 +179,9 @@ def test_the_whole_verify_run_passes(whole_verify_run: VerifyRun) -> None:
 def test_the_rules_document_shows_the_current_z3_results(whole_verify_run: VerifyRun) -> None:
     """docs/rules.md lists the z3 checks of `baloot verify` (those that need no engine run)
     with the results they give now, row for row; `baloot spec render` writes it again."""
-    from baloot.conformance.proofs.verify import all_checks
     from baloot.grammar.render.extras import project_root
     from baloot.grammar.render.freshness import proof_rows
+    from baloot.proofs.verify import all_checks
 
     engine_only = ({name.split("/")[0] for name, _ in all_checks(engine=True)}
                    - {name.split("/")[0] for name, _ in all_checks(engine=False)})

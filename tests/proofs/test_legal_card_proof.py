@@ -8,11 +8,11 @@ from functools import cache
 
 import pytest
 
-from baloot.conformance.proofs import playable, verify
-from baloot.conformance.proofs.outcome import Outcome
 from baloot.grammar import model as m
 from baloot.grammar.checks import check_spec
 from baloot.grammar.parser import assemble, default_spec_dir, load_spec, parse_text
+from baloot.proofs import playable, verify
+from baloot.proofs.outcome import Outcome
 
 READINGS = ("any_card", "must_trump", "must_trump_unless_partner_wins")
 

@@ -7,7 +7,9 @@ import itertools
 import pytest
 import z3
 
-from baloot.conformance.proofs.symbolic import (
+from baloot.grammar import model as m
+from baloot.grammar.parser import assemble, parse_text
+from baloot.proofs.symbolic import (
     NONE,
     TRUE,
     SEnum,
@@ -18,8 +20,6 @@ from baloot.conformance.proofs.symbolic import (
     Translator,
     Universe,
 )
-from baloot.grammar import model as m
-from baloot.grammar.parser import assemble, parse_text
 
 BASE = """
 clause T.1 "A test clause."

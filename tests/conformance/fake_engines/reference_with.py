@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 import baloot.reference_impl as api
-from baloot.conformance.reference_adapter import Adapter, serve_lines
+from baloot.conformance.adapters.reference_adapter import Adapter, serve_lines
 from baloot.reference_impl.readings import VARIANTS
 
 

@@ -1,0 +1,283 @@
+"""The reference adapter: serves the engine protocol (PROTOCOL.md) by driving
+the reference engine's Python API, `baloot.reference_impl`.
+
+    python -m baloot.conformance.adapters.reference_adapter      (or: baloot conform adapter)
+
+It is deliberately a thin translation layer, and doubles as the example for
+engine authors: read one JSON request per line from stdin, call the engine,
+write one JSON reply per line to stdout, echoing `seq`. Nothing else may go
+to stdout (log to stderr). `adapter_template.py` is the same loop around a toy
+engine, to copy.
+
+The reference API used here:
+    new_game(profile, overrides, dealer, deck) -> Game
+    game.phase, game.current_player, game.legal_actions(), game.apply(action)
+        (raises IllegalAction with .message, .rule and .clauses; the state is unchanged)
+    game.deal(deck), game.observation() -> dict, game.round_result() -> dict | None
+
+The observation and the result are the spec's `Game` and `RoundResult`
+records as JSON values; the functions below the imports turn them into the
+protocol's fields and notation, and are the whole of the translation.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any, Protocol
+
+from baloot.conformance.harness import schemas
+from baloot.conformance.harness.engine_process import PROTOCOL_VERSION
+from baloot.conformance.harness.schemas import REQUEST_TYPES
+from baloot.conformance.harness.variants import load_register
+from baloot.reference_impl import definitions
+from baloot.reference_impl.notation import action_text, card_text
+from baloot.reference_impl.plain import from_plain
+
+# ---------------------------------------------------------------------------
+# The translation layer: the engine's observation (the spec's `Game` record as
+# JSON values) and round result (`RoundResult`) into the protocol's fields.
+#
+#   engine (plain JSON of the spec's records)      protocol (PROTOCOL.md)
+#   card  {"rank": "10", "suit": "S"}              "10S"          (card_text)
+#   call  {"seat": 0, "action": Action record}     {"seat": 0, "action": "hokum"}
+#                                                                  (action_text)
+#   project {"seat", "kind", "cards": [card...]}   {"seat", "kind", "cards": ["9H", ...]}
+#   play  {"seat", "card": card}                   {"seat", "card": "9H"}
+#   contract {kind, trump, bidder, ashkal,         {kind, trump, bidder, ashkal}
+#             caller, taker}
+#
+# Everything else (seats, teams, per-team pairs, phases, booleans) is already
+# in the protocol's terms and is copied as is. Engine bookkeeping the protocol
+# does not name (stock, session, asking, ...) is left out.
+# ---------------------------------------------------------------------------
+
+Plain = Any  # a JSON value as the engine's `plain` module writes it
+
+
+def card(plain: Plain) -> str:
+    """{"rank": "10", "suit": "S"} -> "10S", through the engine's own notation."""
+    text: str = card_text(
+        definitions.Card(suit=definitions.Suit(plain["suit"]), rank=definitions.Rank(plain["rank"]))
+    )
+    return text
+
+
+def cards(plain: Plain) -> list[str]:
+    return [card(c) for c in plain]
+
+
+def action(plain: Plain) -> str:
+    """An `Action` record as JSON values -> its text ("declare sira 9H 8H 7H")."""
+    text: str = action_text(from_plain(definitions.Action, plain))
+    return text
+
+
+def call(plain: Plain) -> dict[str, Any]:
+    return {"seat": plain["seat"], "action": action(plain["action"])}
+
+
+def project(plain: Plain) -> dict[str, Any]:
+    return {"seat": plain["seat"], "kind": plain["kind"], "cards": cards(plain["cards"])}
+
+
+def contract(plain: Plain) -> dict[str, Any] | None:
+    if plain is None:
+        return None
+    # `bidder` is the seat scored as the bidder (under A14 partner_is_bidder the
+    # partner); the engine's `caller` and `taker` are its own bookkeeping.
+    return {k: plain[k] for k in ("kind", "trump", "bidder", "ashkal")}
+
+
+def state_fields(observation: dict[str, Plain]) -> dict[str, Any]:
+    """The protocol's `state` object from the engine's observation."""
+    o = observation
+    face_up = o.get("face_up")
+    return {
+        "phase": o["phase"],
+        "dealer": o["dealer"],
+        "current_player": o["current_player"],
+        "face_up": card(face_up) if face_up is not None else None,
+        "hands": [cards(hand) for hand in o["hands"]],
+        "bids": [call(c) for c in o.get("bids", [])],
+        "contract": contract(o["contract"]),
+        "raises": [call(c) for c in o["raises"]],
+        "multiplier": o["multiplier"],
+        "locked": o.get("locked", False),
+        "declarations": [project(p) for p in o.get("declarations", [])],
+        "trick": [{"seat": p["seat"], "card": card(p["card"])} for p in o["trick"]],
+        "trick_winners": list(o["trick_winners"]),
+        "totals": list(o["totals"]),
+    }
+
+
+def result_fields(result: dict[str, Plain] | None) -> dict[str, Any] | None:
+    """The protocol's `result` object from the engine's `RoundResult` (None before any)."""
+    if result is None:
+        return None
+    out: dict[str, Any] = {"contract": contract(result["contract"])}
+    # every other field is a plain number, pair or flag, in the protocol's terms already
+    out.update({k: result[k] for k in schemas.result_fields() if k not in out and k != "projects"})
+    out["projects"] = [[project(p) for p in team] for team in result["projects"]]
+    return out
+
+
+class Adapter:
+    """One protocol session around an engine API module (or any object with its functions)."""
+
+    def __init__(self, api: Any, readings: dict[str, list[str]] | None = None) -> None:
+        self.api = api
+        self.game: Any = None
+        # Every reading the engine implements, by variant (the hello reply).
+        self.readings = readings or {
+            name: list(v.readings) for name, v in load_register().variants.items()
+        }
+        self.last_type: str | None = None
+
+    # --- one method per request type; each returns the reply's fields -------
+
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "protocol": PROTOCOL_VERSION,
+            "name": "baloot-reference",
+            "version": str(getattr(self.api, "__version__", "0")),
+            "profile": "literal",
+            # The reference engine is generated from the spec: every reading of every variant.
+            "readings": self.readings,
+        }
+
+    def start(self, request: dict[str, Any]) -> dict[str, Any]:
+        setup = request["setup"]
+        kwargs: dict[str, Any] = {
+            "profile": setup["profile"],
+            "overrides": setup["overrides"] or None,
+            "dealer": setup["dealer"],
+            "deck": setup["deck"],
+        }
+        if setup.get("totals") is not None:
+            kwargs["totals"] = setup["totals"]
+        self.game = self.api.new_game(**kwargs)
+        return {}
+
+    def deal(self, request: dict[str, Any]) -> dict[str, Any]:
+        self._game().deal(request["deck"])
+        return {}
+
+    def legal(self, request: dict[str, Any]) -> dict[str, Any]:
+        game = self._game()
+        return {"player": game.current_player, "actions": list(game.legal_actions())}
+
+    def apply(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            self._game().apply(request["action"])
+        except self.api.IllegalAction as refusal:
+            # A refusal is an answer, not an error: the runner checks it. The
+            # engine's IllegalAction names the rule and the clauses it cites.
+            return {
+                "ok": False,
+                "refused": {
+                    "reason": str(getattr(refusal, "message", None) or refusal),
+                    "rule": str(getattr(refusal, "rule", "")),
+                    "clauses": [str(c) for c in getattr(refusal, "clauses", ())],
+                },
+            }
+        return {}
+
+    def state(self, request: dict[str, Any]) -> dict[str, Any]:
+        game = self._game()
+        observation = {
+            **game.observation(),
+            "phase": game.phase,
+            "current_player": game.current_player,
+        }
+        return {"state": state_fields(observation)}
+
+    def result(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"result": result_fields(self._game().round_result())}
+
+    def bye(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def _game(self) -> Any:
+        if self.game is None:
+            raise ValueError("no game: send start first")
+        return self.game
+
+    # --- the loop -----------------------------------------------------------
+
+    def handle(self, line: str) -> dict[str, Any]:
+        try:
+            request = json.loads(line)
+            seq = request["seq"]
+            self.last_type = request["type"]
+            if self.last_type not in REQUEST_TYPES:
+                raise KeyError(f"unknown request type {self.last_type!r}")
+            handler = getattr(self, self.last_type)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            return {"seq": _seq_of(line), "ok": False, "error": f"cannot read request: {exc!r}"}
+        try:
+            reply = handler(request)
+        except Exception as exc:  # an engine bug: report it, keep serving
+            return {"seq": seq, "ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        return {"seq": seq, "ok": True, **reply}
+
+
+def _seq_of(line: str) -> int | None:
+    try:
+        seq = json.loads(line).get("seq")
+    except (ValueError, AttributeError):
+        return None
+    return seq if isinstance(seq, int) else None
+
+
+def serve(
+    api: Any, stdin: IO[str], stdout: IO[str], readings: dict[str, list[str]] | None = None
+) -> int:
+    return serve_lines(Adapter(api, readings), stdin, stdout)
+
+
+class LineHandler(Protocol):
+    def handle(self, line: str) -> dict[str, Any]: ...
+
+
+def serve_lines(handler: LineHandler, stdin: IO[str], stdout: IO[str]) -> int:
+    """The request loop of an adapter: one reply line per request line, flushed at once
+    (the runner is waiting), until a `bye` has been answered."""
+    for line in stdin:
+        if not line.strip():
+            continue
+        reply = handler.handle(line)
+        stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        stdout.flush()
+        if reply.get("ok") and "bye" in line and _type_of(line) == "bye":
+            break
+    return 0
+
+
+def _type_of(line: str) -> Any:
+    try:
+        return json.loads(line).get("type")
+    except (ValueError, AttributeError):
+        return None
+
+
+def main() -> int:
+    try:
+        import baloot.reference_impl as api
+    except ImportError as exc:
+        print(f"reference adapter: cannot import baloot.reference_impl: {exc}", file=sys.stderr)
+        return 2
+    if not hasattr(api, "new_game"):
+        print(
+            "reference adapter: baloot.reference_impl has no new_game yet "
+            "(the reference engine is not generated)",
+            file=sys.stderr,
+        )
+        return 2
+    from baloot.reference_impl.readings import VARIANTS
+
+    return serve(api, sys.stdin, sys.stdout, {name: list(r) for name, r in VARIANTS.items()})
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""What a case looks like to an engine without some capabilities.
+
+An engine that leaves out a part of the game (`declared.CAPABILITIES`) is
+checked on what it does implement. A case that needs a missing capability is
+not run at all (unsupported); a case that does not need it is run with the
+parts that only that capability could show left out:
+
+- without `declarations`, the engine counts every project by itself: the
+  script's `declare` steps are not sent, `declare` actions are left out of the
+  expected legal sets and `declarations` out of the expected state;
+- without `raises`, there is no raising phase: `raises` and `locked` are left
+  out of the expected state (a case that raises, or checks a raising turn,
+  needs the capability);
+- without `raise_triple`, `raise_four`, `raise_gahwa` or `ashkal`, those
+  actions are left out of the expected legal sets;
+- without `game_score`, `totals`, `game_over` and `winner` are left out of the
+  expected results, and `totals` out of the expected state;
+- without `pass_only_turns`, the (optional) `bids` are left out of the expected
+  state: the passes of players never asked may be missing there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from baloot.conformance.harness.declared import CAPABILITIES
+
+# capability -> the first word of the actions only it offers
+_ACTION_WORDS = {
+    "declarations": "declare",
+    "raise_triple": "triple",
+    "raise_four": "four",
+    "raise_gahwa": "gahwa",
+    "ashkal": "ashkal",
+}
+# capability -> the state fields and the result fields only it gives meaning to
+_STATE_FIELDS = {"declarations": ("declarations",), "raises": ("raises", "locked"),
+                 "game_score": ("totals",),
+                 # an engine that passes for pass-only players may not list those passes
+                 "pass_only_turns": ("bids",)}
+_RESULT_FIELDS = {"game_score": ("totals", "game_over", "winner")}
+
+
+class CapabilityView:
+    """The expectations of a case as an engine with `capabilities` can meet them
+    (None: every capability)."""
+
+    def __init__(self, capabilities: Iterable[str] | None) -> None:
+        has = set(CAPABILITIES) if capabilities is None else set(capabilities)
+        missing = set(CAPABILITIES) - has
+        if "projects" in missing:
+            missing.add("declarations")  # no projects, nothing to declare
+        self.dropped_words = {word for cap, word in _ACTION_WORDS.items() if cap in missing}
+        self.dropped_state = {f for cap in missing for f in _STATE_FIELDS.get(cap, ())}
+        self.dropped_result = {f for cap in missing for f in _RESULT_FIELDS.get(cap, ())}
+
+    def keeps_action(self, action: str) -> bool:
+        """Is a scripted action sent? (Only `declare` steps are ever left out: the other
+        actions of a missing capability make the case unsupported.)"""
+        return not (action.startswith("declare") and "declare" in self.dropped_words)
+
+    def actions(self, actions: Iterable[str]) -> list[str]:
+        return [a for a in actions if a.split(" ", 1)[0] not in self.dropped_words]
+
+    def state(self, expected: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in expected.items() if k not in self.dropped_state}
+
+    def result(self, expected: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in expected.items() if k not in self.dropped_result}

@@ -1,0 +1,325 @@
+"""One engine process, spoken to in JSON lines, with every way it can go wrong
+turned into an `EngineError` with a reason, never a hang.
+
+A reader thread moves the engine's stdout lines into a bounded queue (a line
+longer than `max_line_bytes`, or more than `max_pending_lines` unread lines,
+is a flood: reading stops and the process is to be killed); another thread
+keeps the last few KiB of stderr for the report. Every request waits at most
+`timeout` seconds for its reply. The process runs in its own session so that
+`kill` ends it and anything it started, and nothing else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from typing import IO, Any
+
+from baloot.conformance.harness.schemas import reply_errors, request_errors
+
+PROTOCOL_VERSION = 1
+
+# The reference engine served over the protocol, as a command to start.
+REFERENCE_ARGV = [sys.executable, "-m", "baloot.conformance.adapters.reference_adapter"]
+
+# Reasons an engine interaction can fail; the report groups errors by them.
+TIMEOUT = "timeout"
+EXITED = "exited"
+INVALID_JSON = "invalid_json"
+WRONG_SEQ = "wrong_seq"
+FLOOD = "flood"
+UNSOLICITED = "unsolicited_output"
+SCHEMA = "schema"
+ENGINE_ERROR = "engine_error"
+LAUNCH = "launch_failed"
+HANDSHAKE = "handshake"
+
+
+class EngineError(Exception):
+    """The engine failed to serve a request; `reason` is one of the constants above."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+_EOF = object()
+_FLOOD = object()
+
+
+class EngineProcess:
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        timeout: float = 5.0,
+        start_timeout: float | None = None,
+        validate: bool = False,
+        max_line_bytes: int = 1 << 20,
+        max_pending_lines: int = 1000,
+    ) -> None:
+        self.argv = argv
+        self.timeout = timeout
+        self.start_timeout = start_timeout  # for the hello; None: `timeout`
+        self.validate = validate
+        self.max_line_bytes = max_line_bytes
+        self.max_pending_lines = max_pending_lines
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[object] = queue.Queue()
+        self._stderr_tail: deque[str] = deque(maxlen=40)
+        self._threads: list[threading.Thread] = []
+        self._seq = 0
+        self.transcript: deque[str] = deque(maxlen=8)  # the last lines both ways
+        self.hello: dict[str, Any] = {}
+
+    # ------------------------------------------------------------ lifecycle --
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def start(self) -> dict[str, Any]:
+        """Launch the engine and shake hands; returns the hello reply."""
+        # A new queue and tail for each process: a process left behind by an earlier start
+        # (a child still holding its stdout) feeds its own, never this one's.
+        self._lines = queue.Queue()
+        self._stderr_tail = deque(maxlen=40)
+        self.transcript.clear()
+        try:
+            self._proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise EngineError(
+                LAUNCH, f"cannot run {self.argv[0]!r}: {exc.strerror or exc}"
+            ) from exc
+        assert self._proc.stdout is not None and self._proc.stderr is not None
+        self._threads = [
+            threading.Thread(
+                target=self._read_stdout, args=(self._proc.stdout, self._lines), daemon=True
+            ),
+            threading.Thread(
+                target=self._read_stderr, args=(self._proc.stderr, self._stderr_tail), daemon=True
+            ),
+        ]
+        for thread in self._threads:
+            thread.start()
+        try:
+            reply = self.request(
+                {"type": "hello", "protocol": PROTOCOL_VERSION}, timeout=self.start_timeout
+            )
+        except EngineError as exc:
+            self.kill()
+            raise EngineError(HANDSHAKE, f"{exc.reason}: {exc.detail}") from exc
+        if reply.get("protocol") != PROTOCOL_VERSION:
+            self.kill()
+            raise EngineError(
+                HANDSHAKE,
+                f"engine speaks protocol {reply.get('protocol')!r}, the runner {PROTOCOL_VERSION}",
+            )
+        self.hello = reply
+        return reply
+
+    def kill(self) -> None:
+        """End the process (and its session) at once."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+        for thread in self._threads:
+            thread.join(timeout=1)
+        # Close only what no reader thread still blocks on (closing a stream
+        # under a blocked reader would block too).
+        readers_done = not any(thread.is_alive() for thread in self._threads)
+        streams = (proc.stdin, proc.stdout, proc.stderr) if readers_done else (proc.stdin,)
+        for stream in streams:
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        self._proc = None
+
+    def close(self) -> None:
+        """Say goodbye politely, then make sure the process is gone."""
+        if self.running:
+            with contextlib.suppress(EngineError):
+                self.request({"type": "bye"}, timeout=min(self.timeout, 1.0))
+            if self._proc is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._proc.wait(timeout=1)
+        self.kill()
+
+    # -------------------------------------------------------------- threads --
+
+    def _read_stdout(self, stream: IO[bytes], lines: queue.Queue[object]) -> None:
+        try:
+            while True:
+                if lines.qsize() > self.max_pending_lines:
+                    lines.put(_FLOOD)
+                    return
+                line = stream.readline(self.max_line_bytes + 1)
+                if not line:
+                    lines.put(_EOF)
+                    return
+                if len(line) > self.max_line_bytes:
+                    lines.put(_FLOOD)
+                    return
+                lines.put(line)
+        except (OSError, ValueError):
+            lines.put(_EOF)
+
+    def _read_stderr(self, stream: IO[bytes], tail: deque[str]) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            for line in iter(lambda: stream.readline(4096), b""):
+                tail.append(line.decode("utf-8", "replace").rstrip("\n"))
+
+    def stderr_tail(self, lines: int = 8) -> str:
+        return "\n".join(list(self._stderr_tail)[-lines:])
+
+    # ------------------------------------------------------------- requests --
+
+    def request(self, message: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        """Send one request and return its reply (an `ok: false` refusal included).
+
+        Raises EngineError for everything else: no reply in time, an exit,
+        non-JSON, a wrong `seq`, a flood, a schema violation (when validating)
+        or an error reply.
+        """
+        if self._proc is None or self._proc.stdin is None:
+            raise EngineError(EXITED, "the engine is not running")
+        self._check_unsolicited()
+        self._seq += 1
+        message = {"seq": self._seq, **message}
+        if self.validate:
+            problems = request_errors(message)
+            if problems:  # a runner bug, not the engine's: say so loudly
+                raise RuntimeError(f"runner sent an invalid {message['type']}: {problems}")
+        line = json.dumps(message, separators=(",", ":"))
+        self.transcript.append(f"> {line}")
+        try:
+            self._proc.stdin.write(line.encode("utf-8") + b"\n")
+            self._proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._exit_error("while the runner was sending a request") from None
+        reply = self._read_reply(timeout if timeout is not None else self.timeout)
+        return self._check_reply(message, reply)
+
+    def _check_unsolicited(self) -> None:
+        try:
+            item = self._lines.get_nowait()
+        except queue.Empty:
+            return
+        if item is _FLOOD:
+            raise EngineError(FLOOD, self._flood_detail())
+        if item is _EOF:
+            raise self._exit_error("between requests")
+        assert isinstance(item, bytes)
+        raise EngineError(UNSOLICITED, f"engine printed a line nobody asked for: {_clip(item)}")
+
+    def _read_reply(self, timeout: float) -> bytes:
+        deadline = time.monotonic() + timeout
+        try:
+            item = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise EngineError(TIMEOUT, f"no reply within {timeout:g} s") from None
+        if item is _EOF:
+            raise self._exit_error("instead of replying")
+        if item is _FLOOD:
+            raise EngineError(FLOOD, self._flood_detail())
+        assert isinstance(item, bytes)
+        self.transcript.append(f"< {_clip(item)}")
+        return item
+
+    def _check_reply(self, request: dict[str, Any], line: bytes) -> dict[str, Any]:
+        try:
+            reply = json.loads(line, parse_constant=_no_constant)
+        except (ValueError, UnicodeDecodeError):
+            raise EngineError(INVALID_JSON, f"reply is not JSON: {_clip(line)}") from None
+        except RecursionError:
+            raise EngineError(
+                INVALID_JSON, f"reply nests deeper than JSON can be read: {_clip(line)}"
+            ) from None
+        if not isinstance(reply, dict):
+            raise EngineError(INVALID_JSON, f"reply is not a JSON object: {_clip(line)}")
+        if _depth(reply) > MAX_REPLY_DEPTH:
+            raise EngineError(
+                SCHEMA, f"reply nests deeper than {MAX_REPLY_DEPTH} levels: {_clip(line)}"
+            )
+        if reply.get("seq") is None and reply.get("ok") is False and "error" in reply:
+            raise EngineError(ENGINE_ERROR, f"engine could not read the request: {reply['error']}")
+        seq = reply.get("seq")
+        if type(seq) is not int or seq != request["seq"]:  # 1.0 and true are not seq 1
+            raise EngineError(WRONG_SEQ, f"expected seq {request['seq']}, got {reply.get('seq')!r}")
+        if self.validate:
+            problems = reply_errors(request["type"], reply)
+            if problems:
+                raise EngineError(
+                    SCHEMA, f"{request['type']} reply breaks its schema: " + "; ".join(problems)
+                )
+        if reply.get("ok") is False and "error" in reply:
+            raise EngineError(ENGINE_ERROR, f"{request['type']}: {reply.get('error')}")
+        if not isinstance(reply.get("ok"), bool):
+            raise EngineError(SCHEMA, f"{request['type']} reply has no boolean 'ok'")
+        return reply
+
+    def _exit_error(self, when: str) -> EngineError:
+        code = None
+        if self._proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self._proc.wait(timeout=1)
+        for thread in self._threads[1:]:
+            thread.join(timeout=0.5)
+        detail = f"engine exited {when}" + (f" with status {code}" if code is not None else "")
+        tail = self.stderr_tail()
+        if tail:
+            detail += f"; stderr ends:\n{tail}"
+        return EngineError(EXITED, detail)
+
+    def _flood_detail(self) -> str:
+        return (
+            f"engine printed a line longer than {self.max_line_bytes} bytes or more than "
+            f"{self.max_pending_lines} unread lines"
+        )
+
+
+MAX_REPLY_DEPTH = 32  # the protocol's deepest reply (a result's projects' cards) is 6
+
+
+def _no_constant(name: str) -> Any:
+    """JSON has no NaN or Infinity: a reply holding one is not JSON."""
+    raise ValueError(f"{name} is not JSON")
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a JSON value (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def _clip(line: bytes, limit: int = 200) -> str:
+    text = line.decode("utf-8", "replace").rstrip("\n")
+    return repr(text if len(text) <= limit else text[:limit] + "...")

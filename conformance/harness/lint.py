@@ -1,0 +1,174 @@
+"""The pack linter (`baloot conform lint`): everything that can be checked
+about a case pack without an engine.
+
+- each file is JSON and passes the `case-file` schema, `pack.json` the `pack` schema;
+- case ids are unique across the pack;
+- every case cites clauses, each a real clause ID;
+- every pinned deck is a permutation of the 32 cards;
+- every action is well-formed notation, every card string valid;
+- every reading a case requires exists in the variant register.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from baloot.conformance.harness.clauses import known_clause_ids
+from baloot.conformance.harness.notation import NotationError, deck_problems, is_card, parse_action
+from baloot.conformance.harness.pack import (
+    Case,
+    Check,
+    IfAsked,
+    Pack,
+    Problem,
+    Repeat,
+    Step,
+    case_files,
+    file_label,
+    load_case_file,
+    load_manifest,
+    split_seat,
+)
+from baloot.conformance.harness.variants import Register, load_register
+
+
+def lint_pack(folder: Path, register: Register | None = None) -> tuple[Pack, list[Problem]]:
+    """Load and check a pack; the pack holds only the cases without problems."""
+    register = register or load_register()
+    problems: list[Problem] = []
+    if not folder.is_dir():
+        problems.append(Problem(str(folder), "not a folder of case files"))
+        return Pack("?", "?", 0, folder, []), problems
+    name, version, protocol = load_manifest(folder, problems)
+    files = case_files(folder)
+    if not files:
+        problems.append(Problem(str(folder), "no case files (*.json besides pack.json)"))
+    good: list[Case] = []
+    first_seen: dict[str, str] = {}
+    for path in files:
+        for raw, case in load_case_file(path, problems, file_label(folder, path)):
+            found = lint_case(case, raw, register)
+            if case.id in first_seen:
+                found.append(
+                    Problem(
+                        case.file,
+                        f"duplicate id, first used in {first_seen[case.id]}",
+                        case.id,
+                        "id",
+                    )
+                )
+            else:
+                first_seen[case.id] = case.file
+            problems.extend(found)
+            if not found:
+                good.append(case)
+    return Pack(name, version, protocol, folder, good), problems
+
+
+def lint_case(case: Case, raw: dict[str, Any], register: Register) -> list[Problem]:
+    found: list[Problem] = []
+
+    def problem(where: str, message: str) -> None:
+        found.append(Problem(case.file, message, case.id, where))
+
+    known = known_clause_ids()
+    for index, clause in enumerate(case.clauses):
+        if clause not in known:
+            problem(
+                f"clauses[{index}]", f"{clause!r} is not a clause ID of the rules (e.g. SCORE.7)"
+            )
+    if len(set(case.clauses)) != len(case.clauses):
+        problem("clauses", "a clause is cited twice")
+    for variant, readings in case.pins.items():
+        info = register.variants.get(variant)
+        if info is None:
+            by_id = register.variant(variant)
+            hint = f" (did you mean {by_id.name!r}?)" if by_id else ""
+            problem(f"requires.{variant}", f"no variant named {variant!r}{hint}")
+            continue
+        for reading in readings:
+            if reading not in info.readings:
+                problem(
+                    f"requires.{variant}",
+                    f"variant {variant} has no reading {reading!r}; expected one of "
+                    + ", ".join(info.readings),
+                )
+        if len(set(readings)) != len(readings):
+            problem(f"requires.{variant}", "a reading is listed twice")
+        elif len(readings) == len(info.readings):
+            problem(
+                f"requires.{variant}",
+                "lists every reading of the variant: leave the variant out instead",
+            )
+    for message in deck_problems(case.deck):
+        problem("setup.deck", message)
+    _lint_steps(case.actions, "actions", problem)
+    for index, script in enumerate(case.then):
+        for message in deck_problems(script.deck):
+            problem(f"then[{index}].deck", message)
+        _lint_steps(script.actions, f"then[{index}].actions", problem)
+    expect = case.expect
+    if case.kind == "legal":
+        for index, action in enumerate(expect.get("actions", [])):
+            _lint_action(action, f"expect.actions[{index}]", problem)
+        if len(set(expect.get("actions", []))) != len(expect.get("actions", [])):
+            problem("expect.actions", "an action is listed twice")
+    if case.kind == "illegal":
+        _lint_action(expect["action"], "expect.action", problem)
+    _lint_cards_in(expect, "expect", problem)
+    return found
+
+
+def _lint_steps(steps: list[Step], where: str, problem: Any) -> None:
+    for index, step in enumerate(steps):
+        if isinstance(step, Check):
+            for i, action in enumerate(step.expected.get("actions", [])):
+                _lint_action(action, f"{where}[{index}].expect_legal.actions[{i}]", problem)
+            _lint_cards_in(step.expected, f"{where}[{index}].expect_{step.what}", problem)
+            continue
+        if isinstance(step, Repeat):
+            _lint_action(step.action, f"{where}[{index}]", problem)
+            continue
+        if isinstance(step, IfAsked):
+            _lint_action(step.action, f"{where}[{index}].if_asked", problem)
+            continue
+        seat, action = split_seat(step)
+        if seat is None:
+            problem(f"{where}[{index}]", f"{step!r} names no seat: write it as 'SEAT: {step}'")
+        _lint_action(action, f"{where}[{index}]", problem)
+
+
+def _lint_action(action: str, where: str, problem: Any) -> None:
+    try:
+        parse_action(action)
+    except NotationError as exc:
+        problem(where, str(exc))
+
+
+_CARD_FIELDS = {"card", "face_up"}
+
+
+def _lint_cards_in(value: Any, where: str, problem: Any) -> None:
+    """Card strings inside expectations (fields named card, face_up, cards, hands)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            path = f"{where}.{key}"
+            if key in _CARD_FIELDS and isinstance(item, str) and not is_card(item):
+                problem(path, f"{item!r} is not a card (rank 7 8 9 10 J Q K A, then S H D C)")
+            elif key in ("cards", "hands"):
+                _lint_card_list(item, path, problem)
+            else:
+                _lint_cards_in(item, path, problem)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _lint_cards_in(item, f"{where}[{index}]", problem)
+
+
+def _lint_card_list(value: Any, where: str, problem: Any) -> None:
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, list):
+                _lint_card_list(item, f"{where}[{index}]", problem)
+            elif not (isinstance(item, str) and is_card(item)):
+                problem(f"{where}[{index}]", f"{item!r} is not a card")

@@ -1,0 +1,272 @@
+"""The case pack: its manifest, its case files, and the case model.
+
+A pack is a folder with `pack.json` (name, version, protocol) and any number
+of `*.json` case files, each `{"cases": [...]}` (schema `case-file`). The
+default pack is `conformance/cases/`. Loading never raises on bad data: it
+returns the problems found, each naming the file, the case and the field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from baloot.conformance.harness.schemas import schema_errors
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """Apply `action` while the phase is `while_phase` (at most `max` times)."""
+
+    action: str
+    while_phase: str
+    max: int = 8
+
+
+@dataclass(frozen=True)
+class Check:
+    """A check between two actions: `what` is legal, state or result; `expected`
+    the legal set ({"player", "actions"}) or a subset of the state or result."""
+
+    what: str
+    expected: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class IfAsked:
+    """A turn where `seat` can only pass (or make the one forced call `action`): applied
+    when the engine asks that seat, skipped when the engine does not ask pass-only turns."""
+
+    seat: int
+    action: str
+
+
+# A scripted action names the seat that must act: "0: hokum", "3: play 10S".
+Step = str | Repeat | Check | IfAsked
+
+_SEATED = re.compile(r"^([0-3]): (.+)$")
+
+
+def split_seat(step: str) -> tuple[int | None, str]:
+    """"2: play 10S" -> (2, "play 10S"); an action without a seat -> (None, action)."""
+    match = _SEATED.match(step)
+    if match is None:
+        return None, step
+    return int(match.group(1)), match.group(2)
+
+
+def seated(seat: int, action: str) -> str:
+    """(2, "play 10S") -> "2: play 10S"."""
+    return f"{seat}: {action}"
+
+HAND_WORKED, REGRESSION_SNAPSHOT, WITNESS = "hand_worked", "regression_snapshot", "witness"
+
+
+@dataclass(frozen=True)
+class RoundScript:
+    deck: list[str]
+    actions: list[Step]
+    result: dict[str, Any] | None = None  # expected result after this round (subset)
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    kind: str  # legal, illegal, trick, round, game
+    title: str
+    clauses: list[str]
+    requires: dict[str, str]  # variant -> the (first) reading the case pins
+    dealer: int
+    deck: list[str]
+    totals: list[int] | None
+    actions: list[Step]
+    expect: dict[str, Any]
+    then: list[RoundScript] = field(default_factory=list)
+    working: list[str] = field(default_factory=list)
+    file: str = ""
+    note: str = ""
+    origin: str = HAND_WORKED  # hand_worked, regression_snapshot or witness
+    capabilities: tuple[str, ...] = ()  # the parts of the game the case needs (declared.py)
+    # variant -> the readings a case pins besides its `requires` one, when it holds under
+    # several (`"requires": {"kaboot": ["flat_44", "sun_44_hokum_25"]}`)
+    also_holds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def pins(self) -> dict[str, tuple[str, ...]]:
+        """Variant -> every reading the case holds under, its `requires` reading first."""
+        return {
+            variant: (reading, *(r for r in self.also_holds.get(variant, ()) if r != reading))
+            for variant, reading in self.requires.items()
+        }
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    message: str
+    case: str | None = None
+    where: str | None = None  # the field, e.g. setup.deck
+
+    def __str__(self) -> str:
+        parts = [self.file]
+        if self.case:
+            parts.append(f"case {self.case!r}")
+        if self.where:
+            parts.append(self.where)
+        return ": ".join([*parts, self.message])
+
+
+@dataclass
+class Pack:
+    name: str
+    version: str
+    protocol: int
+    folder: Path
+    cases: list[Case]
+
+
+def default_pack_folder() -> Path:
+    return Path(str(resources.files("baloot.conformance") / "cases"))
+
+
+def read_json(path: Path, problems: list[Problem]) -> Any:
+    """The JSON in `path`, or None with a problem naming line and column (or the byte)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        problems.append(Problem(str(path), f"cannot read: {exc.strerror or exc}"))
+        return None
+    except UnicodeDecodeError as exc:
+        problems.append(Problem(str(path), f"not UTF-8 text: byte {exc.start} cannot be read"))
+        return None
+    try:
+        return json.loads(text)
+    except RecursionError:
+        problems.append(Problem(str(path), "nested deeper than JSON can be read"))
+        return None
+    except json.JSONDecodeError as exc:
+        problems.append(
+            Problem(
+                str(path), f"not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+            )
+        )
+        return None
+
+
+def _step(raw: Any) -> Step:
+    if isinstance(raw, str):
+        return raw
+    if "repeat" in raw:
+        return Repeat(raw["repeat"], raw["while_phase"], raw.get("max", 8))
+    if "if_asked" in raw:
+        seat, action = split_seat(raw["if_asked"])
+        return IfAsked(seat if seat is not None else -1, action)
+    ((key, expected),) = raw.items()
+    return Check(key.removeprefix("expect_"), dict(expected))
+
+
+def pin_readings(pinned: str | Sequence[str]) -> tuple[str, ...]:
+    """A pin's readings: one reading, or a list of them."""
+    return (pinned,) if isinstance(pinned, str) else tuple(pinned)
+
+
+def case_from_json(raw: dict[str, Any], file: str) -> Case:
+    """Build a Case from a dict that has passed the case-file schema."""
+    setup = raw["setup"]
+    return Case(
+        id=raw["id"],
+        kind=raw["kind"],
+        title=raw["title"],
+        clauses=list(raw["clauses"]),
+        requires={v: pin_readings(r)[0] for v, r in raw.get("requires", {}).items()},
+        also_holds={v: pin_readings(r)[1:] for v, r in raw.get("requires", {}).items()},
+        dealer=setup["dealer"],
+        deck=list(setup["deck"]),
+        totals=list(setup["totals"]) if "totals" in setup else None,
+        actions=[_step(s) for s in raw["actions"]],
+        expect=dict(raw["expect"]),
+        then=[
+            RoundScript(list(r["deck"]), [_step(s) for s in r["actions"]], r.get("result"))
+            for r in raw.get("then", [])
+        ],
+        working=list(raw.get("working", [])),
+        file=file,
+        note=raw.get("note", ""),
+        origin=raw.get("origin", HAND_WORKED),
+        capabilities=tuple(raw.get("capabilities", ())),
+    )
+
+
+def load_case_file(
+    path: Path, problems: list[Problem], name: str | None = None
+) -> list[tuple[dict[str, Any], Case]]:
+    """The cases of one file that pass the schema; problems for the rest.
+
+    `name` is how reports name the file (default: its file name; the pack
+    loader passes the path inside the pack, e.g. variants/rounding/each_team.json).
+    """
+    before = len(problems)
+    data = read_json(path, problems)
+    name = name or path.name
+    if data is None and len(problems) > before:
+        return []
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        problems.append(Problem(name, 'expected an object {"cases": [...]}'))
+        return []
+    # Whole-file problems outside the case list.
+    top = {k: v for k, v in data.items() if k != "cases"}
+    for message in schema_errors("case-file", {**top, "cases": []}):
+        problems.append(Problem(name, message))
+    loaded: list[tuple[dict[str, Any], Case]] = []
+    for index, raw in enumerate(data["cases"]):
+        label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+        case_name = label or f"#{index + 1}"
+        errors = schema_errors("case-file", {"cases": [raw]})
+        if errors:
+            for message in errors:
+                problems.append(
+                    Problem(
+                        name,
+                        message.replace("at cases/0/", "at ", 1).replace(
+                            "at cases/0:", "at (case):", 1
+                        ),
+                        case_name,
+                    )
+                )
+            continue
+        loaded.append((raw, case_from_json(raw, name)))
+    return loaded
+
+
+def load_manifest(folder: Path, problems: list[Problem]) -> tuple[str, str, int]:
+    path = folder / "pack.json"
+    if not path.exists():
+        problems.append(
+            Problem(str(path), "missing: a pack needs pack.json (name, version, protocol)")
+        )
+        return ("?", "?", 0)
+    data = read_json(path, problems)
+    if data is None:
+        return ("?", "?", 0)
+    errors = schema_errors("pack", data)
+    for message in errors:
+        problems.append(Problem("pack.json", message))
+    if errors:
+        return ("?", "?", 0)
+    return (data["name"], data["version"], data["protocol"])
+
+
+def case_files(folder: Path) -> list[Path]:
+    """Every case file of a pack: `*.json` at any depth, but the top `pack.json`."""
+    top = folder / "pack.json"
+    return sorted(p for p in folder.rglob("*.json") if p != top)
+
+
+def file_label(folder: Path, path: Path) -> str:
+    """A case file's name inside its pack, with forward slashes."""
+    return path.relative_to(folder).as_posix()

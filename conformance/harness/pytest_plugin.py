@@ -1,0 +1,162 @@
+"""A pytest plugin: the conformance pack as test items of an engine's own test suite.
+
+Installed with the package (entry point `pytest11`, name `baloot`); it does
+nothing unless asked:
+
+    pytest --baloot-engine "python my_adapter.py" [--baloot-profile literal]
+           [--baloot-only 'SCORE.*'] [--baloot-cases DIR] [--baloot-timeout 5]
+
+Every case of the pack becomes a test item named by its case id, under
+`baloot-pack::`. One engine process serves them all (restarted after a
+protocol error, as `baloot conform` does). A failed case fails its item with
+the runner's message and diff; a case needing readings the engine does not
+implement, or a capability it lacks, is skipped (the reason says which); an
+expected failure listed by `--baloot-xfail FILE` is an xfail.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baloot.conformance.harness.pack import Case
+
+_RUNNER_KEY = pytest.StashKey[Any]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("baloot", "Baloot conformance pack")
+    group.addoption(
+        "--baloot-engine",
+        metavar="COMMAND",
+        help="run the Baloot conformance pack against this engine command",
+    )
+    group.addoption(
+        "--baloot-profile", metavar="NAME", help="the run's profile (default: the engine's)"
+    )
+    group.addoption(
+        "--baloot-only",
+        action="append",
+        default=[],
+        metavar="ID|GLOB",
+        help="only cases with this id, id glob or clause glob (repeatable)",
+    )
+    group.addoption("--baloot-cases", metavar="DIR", help="a case pack folder (default: built-in)")
+    group.addoption("--baloot-timeout", type=float, default=5.0, help="seconds per reply")
+    group.addoption(
+        "--baloot-xfail", metavar="FILE", help="expected failures: 'CASE-ID REASON' lines"
+    )
+
+
+class CaseFailure(Exception):
+    def __init__(self, message: str, diff: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.diff = diff
+
+
+class BalootPack(pytest.Collector):
+    """The pack's cases, as items."""
+
+    def __init__(self, *, cases: list[Case], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cases = cases
+
+    def collect(self) -> list[pytest.Item]:
+        return [BalootCase.from_parent(self, name=case.id, case=case) for case in self.cases]
+
+
+class BalootCase(pytest.Item):
+    def __init__(self, *, case: Case, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        for clause in case.clauses:
+            self.add_marker(pytest.mark.baloot_clause(clause))
+
+    def runtest(self) -> None:
+        from baloot.conformance.harness.runner import (
+            ERRORED,
+            FAILED,
+            SKIPPED,
+            UNSUPPORTED,
+            XFAILED,
+            XPASSED,
+        )
+
+        runner = self.config.stash[_RUNNER_KEY]
+        outcome = runner.run_case(self.case)
+        if outcome.status in (SKIPPED, UNSUPPORTED):
+            pytest.skip(f"{outcome.status}: {outcome.message}")
+        if outcome.status == XFAILED:
+            pytest.xfail(outcome.xfail_reason or "expected failure")
+        if outcome.status == XPASSED:
+            raise CaseFailure(
+                f"passed, but listed as an expected failure: {outcome.xfail_reason}", ""
+            )
+        if outcome.status in (FAILED, ERRORED):
+            prefix = f"[{outcome.reason}] " if outcome.reason else ""
+            raise CaseFailure(prefix + outcome.message, outcome.diff)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, CaseFailure):
+            lines = [
+                f"case {self.case.id}: {self.case.title}",
+                f"clauses {', '.join(self.case.clauses)}    file {self.case.file}",
+                excinfo.value.message,
+            ]
+            if excinfo.value.diff:
+                lines.append(excinfo.value.diff)
+            return "\n".join(lines)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path | str, int | None, str]:
+        return self.case.file or "baloot-pack", None, f"baloot case {self.case.id}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "baloot_clause(id): the clause a conformance case cites")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    command = config.getoption("--baloot-engine")
+    if not command:
+        return
+    from baloot.conformance.commands import select_cases
+    from baloot.conformance.harness.engine_process import EngineProcess
+    from baloot.conformance.harness.lint import lint_pack
+    from baloot.conformance.harness.pack import default_pack_folder
+    from baloot.conformance.harness.runner import Runner
+    from baloot.conformance.harness.variants import load_register
+    from baloot.conformance.harness.xfail import read_xfail_file
+
+    folder = Path(config.getoption("--baloot-cases") or default_pack_folder())
+    register = load_register()
+    pack, problems = lint_pack(folder, register)
+    if problems:
+        raise pytest.UsageError(
+            f"--baloot-cases {folder}: the pack has problems: "
+            + "; ".join(str(p) for p in problems[:5])
+        )
+    cases = select_cases(pack, list(config.getoption("--baloot-only")))
+    xfail_file = config.getoption("--baloot-xfail")
+    xfails = read_xfail_file(Path(xfail_file)) if xfail_file else {}
+    engine = EngineProcess(shlex.split(command), timeout=config.getoption("--baloot-timeout"))
+    config.stash[_RUNNER_KEY] = Runner(
+        engine, register, profile=config.getoption("--baloot-profile"), xfails=xfails
+    )
+    config.add_cleanup(engine.close)
+    collector = BalootPack.from_parent(
+        session, name="baloot-pack", nodeid="baloot-pack", cases=cases
+    )
+    items.extend(collector.collect())
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    command = config.getoption("--baloot-engine")
+    return f"baloot conformance engine: {command}" if command else None

@@ -1,0 +1,186 @@
+"""The runner's console report: header, failures with diffs and a rerun
+command, a summary table by clause family, and the totals."""
+
+from __future__ import annotations
+
+import shlex
+from collections import defaultdict
+
+from rich.console import Console
+from rich.markup import escape
+from rich.syntax import Syntax
+from rich.table import Table
+
+from baloot.conformance.harness.clauses import clause_family
+from baloot.conformance.harness.declared import CAPABILITIES
+from baloot.conformance.harness.rules_links import clause_link
+from baloot.conformance.harness.runner import (
+    ERRORED,
+    FAILED,
+    PASSED,
+    SKIPPED,
+    UNSUPPORTED,
+    XFAILED,
+    XPASSED,
+    Outcome,
+    RunReport,
+)
+
+STATUSES = (PASSED, FAILED, ERRORED, SKIPPED, UNSUPPORTED, XFAILED, XPASSED)
+_STYLE = {
+    PASSED: "green",
+    FAILED: "red",
+    ERRORED: "magenta",
+    SKIPPED: "yellow",
+    UNSUPPORTED: "blue",
+    XFAILED: "cyan",
+    XPASSED: "bold yellow",
+}
+
+
+def rerun_command(report: RunReport, outcome: Outcome, extra: list[str] | None = None) -> str:
+    words = ["baloot", "conform", "--engine", shlex.join(report.engine_argv)]
+    if report.profile and report.profile != "?":
+        words += ["--profile", report.profile]
+    words += [*(extra or []), "--only", outcome.case.id]
+    return shlex.join(words)
+
+
+def print_header(console: Console, report_pack: str, engine: str) -> None:
+    console.print(f"[bold]case pack[/] {escape(report_pack)}")
+    console.print(f"[bold]engine[/]    {escape(engine)}")
+
+
+def print_report(console: Console, report: RunReport, extra_args: list[str] | None = None) -> None:
+    hello = report.hello
+    if hello:
+        console.print(
+            f"[bold]engine said[/] {escape(str(hello.get('name')))} "
+            f"{escape(str(hello.get('version')))}, "
+            f"profile {escape(str(hello.get('profile')))}; run profile {escape(report.profile)}"
+        )
+    declared = report.declared
+    if declared is not None:
+        off = ", ".join(f"{v}={r}" for v, r in sorted(declared.off_profile_readings().items()))
+        console.print(f"[bold]readings[/]    {escape(declared.profile)}"
+                      + (f" with {escape(off)}" if off else ""))
+        lacking = sorted(set(CAPABILITIES) - declared.capabilities)
+        console.print("[bold]capabilities[/] " + ("all" if not lacking else
+                      "all but " + escape(", ".join(lacking))))
+    if report.declaration_error:
+        console.print(f"[red]the engine's hello cannot be read[/]: "
+                      f"{escape(report.declaration_error)}")
+    for outcome in report.outcomes:
+        if outcome.status in (FAILED, ERRORED, XPASSED):
+            _print_problem(console, report, outcome, extra_args)
+    not_run = not_run_table(report)
+    if not_run is not None:
+        console.print(not_run)
+    xfailed = [o for o in report.outcomes if o.status == XFAILED]
+    for o in xfailed:
+        console.print(
+            f"[cyan]xfailed[/] {escape(o.case.id)} ({o.raw_status}): {escape(o.xfail_reason or '')}"
+        )
+    for case_id in report.unknown_xfails:
+        console.print(
+            f"[yellow]warning[/]: the xfail list names {escape(case_id)}, which is not in the pack"
+        )
+    console.print(summary_table(report))
+    totals = ", ".join(
+        f"{report.count(s)} {s}" for s in STATUSES if report.count(s) or s in (PASSED, FAILED)
+    )
+    verdict = "[green]OK[/]" if report.ok else "[red]FAILED[/]"
+    if report.interrupted:
+        verdict = "[yellow]INTERRUPTED[/]"
+    console.print(
+        f"{verdict} {report.checked} of {len(report.outcomes)} cases checked: {totals} "
+        f"in {report.seconds:.1f} s (engine started {report.engine_starts} time(s))"
+    )
+
+
+def not_run_by_reason(report: RunReport) -> dict[tuple[str, str], dict[str, int]]:
+    """(status, reason) -> clause family -> cases, for the skipped and unsupported cases;
+    a case lacking two things counts under each."""
+    table: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for o in report.outcomes:
+        if o.status not in (SKIPPED, UNSUPPORTED):
+            continue
+        for lacking in o.lacking or (o.message,):
+            for family in sorted({clause_family(c) for c in o.case.clauses}):
+                table[(o.status, lacking)][family] += 1
+    return {k: dict(v) for k, v in sorted(table.items())}
+
+
+def not_run_table(report: RunReport) -> Table | None:
+    reasons = not_run_by_reason(report)
+    if not reasons:
+        return None
+    cases = {
+        key: sum(1 for o in report.outcomes if o.status == key[0] and key[1] in o.lacking)
+        for key in reasons
+    }
+    table = Table(title="not run, by reason (a case lacking two things counts under each)",
+                  title_justify="left")
+    for column in ("status", "lacking", "cases", "by clause family"):
+        table.add_column(column, justify="right" if column == "cases" else "left")
+    for (status, lacking), families in reasons.items():
+        table.add_row(
+            f"[{_STYLE[status]}]{status}[/]",
+            escape(lacking),
+            str(cases[(status, lacking)]),
+            ", ".join(f"{f} {n}" for f, n in families.items()),
+        )
+    return table
+
+
+def _print_problem(
+    console: Console, report: RunReport, o: Outcome, extra: list[str] | None
+) -> None:
+    style = _STYLE[o.status]
+    title = f"[{style}]{o.status.upper()}[/] {escape(o.case.id)}"
+    if o.reason:
+        title += f" [{style}]({escape(o.reason)})[/]"
+    console.rule(title, align="left")
+    console.print(f"[bold]title[/]   {escape(o.case.title)}")
+    console.print(
+        f"[bold]clauses[/] {', '.join(o.case.clauses)}    [bold]file[/] {escape(o.case.file)}"
+    )
+    for clause in o.case.clauses:
+        console.print(f"[bold]rules[/]   {clause}: {escape(clause_link(clause))}", soft_wrap=True)
+    if o.case.requires:
+        console.print(
+            "[bold]readings[/] "
+            + ", ".join(f"{k}={'|'.join(v)}" for k, v in o.case.pins.items())
+        )
+    if o.status == XPASSED:
+        console.print(
+            f"listed as an expected failure ({escape(o.xfail_reason or '')}) but passed: "
+            "take it off the list"
+        )
+    else:
+        console.print(escape(o.message))
+    if o.diff:
+        console.print(Syntax(o.diff, "diff", theme="ansi_dark", background_color="default"))
+    if o.engine_restarted:
+        console.print("[dim]engine killed; the next case starts a fresh one[/]")
+    console.print(f"[bold]rerun[/]   {escape(rerun_command(report, o, extra))}", soft_wrap=True)
+
+
+def by_family(report: RunReport) -> dict[str, dict[str, int]]:
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(STATUSES, 0))
+    for o in report.outcomes:
+        for family in sorted({clause_family(c) for c in o.case.clauses}):
+            counts[family][o.status] += 1
+    return dict(sorted(counts.items()))
+
+
+def summary_table(report: RunReport) -> Table:
+    table = Table(title="conformance by clause family", title_justify="left")
+    table.add_column("family")
+    for status in STATUSES:
+        table.add_column(status, justify="right", style=_STYLE[status])
+    for family, counts in by_family(report).items():
+        table.add_row(family, *(str(counts[s]) for s in STATUSES))
+    table.add_section()
+    table.add_row("all cases", *(str(report.count(s)) for s in STATUSES), style="bold")
+    return table

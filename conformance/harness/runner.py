@@ -1,0 +1,416 @@
+"""Running a case pack through one engine process.
+
+Each case: check that the engine implements the readings the case pins (else
+skipped) and has the capabilities it needs (else unsupported), as its hello
+declared them (`declared.py`); `start` from the pinned setup (the engine's
+profile, its own readings with the case's pins on top as overrides); apply the
+scripted actions, checking that the engine asks the seat each one names; `deal`
+and play each further round of a game case; then check the expectation of the
+case's kind. What an engine without a capability cannot show is left out of
+the script and the expectations (`capability_view.py`). A failed check
+fails the case; anything the engine does wrong at the protocol level errors
+it, kills the engine, and the next case starts a fresh one. After
+`MAX_START_FAILURES` failed starts in a row the remaining cases are errored
+without trying, so a dead engine cannot stretch a run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from baloot.conformance.harness.capability_view import CapabilityView
+from baloot.conformance.harness.compare import (
+    project_onto,
+    render_diff,
+    subset_matches,
+    without_unsent,
+)
+from baloot.conformance.harness.declared import DeclarationError, Declared, declared_from_hello
+from baloot.conformance.harness.engine_process import HANDSHAKE, EngineError, EngineProcess
+from baloot.conformance.harness.pack import Case, Check, IfAsked, Pack, Repeat, Step, split_seat
+from baloot.conformance.harness.schemas import optional_result_fields, optional_state_fields
+from baloot.conformance.harness.variants import Register
+
+MAX_START_FAILURES = 3
+
+PASSED, FAILED, ERRORED, SKIPPED, UNSUPPORTED, XFAILED, XPASSED = (
+    "passed",
+    "failed",
+    "errored",
+    "skipped",
+    "unsupported",
+    "xfailed",
+    "xpassed",
+)
+# The statuses of a case that ran to a verdict on the engine's play.
+CHECKED = (PASSED, FAILED, XFAILED, XPASSED)
+
+
+@dataclass
+class Outcome:
+    case: Case
+    status: str
+    message: str = ""
+    reason: str | None = None  # for errors: the EngineError reason
+    diff: str = ""
+    expected: Any = None
+    actual: Any = None
+    seconds: float = 0.0
+    xfail_reason: str | None = None
+    raw_status: str | None = None  # the status before the xfail list applied
+    engine_restarted: bool = False  # the engine was killed after this case
+    lacking: tuple[str, ...] = ()  # skipped: the readings; unsupported: the capabilities
+
+
+@dataclass
+class RunReport:
+    pack: Pack
+    engine_argv: list[str]
+    profile: str
+    hello: dict[str, Any]
+    outcomes: list[Outcome] = field(default_factory=list)
+    engine_starts: int = 0
+    unknown_xfails: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    declared: Declared | None = None
+    declaration_error: str | None = None  # the hello could not be read
+    interrupted: bool = False  # stopped (Ctrl-C) before every case ran
+
+    def count(self, status: str) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def checked(self) -> int:
+        """The cases that ran to a verdict on the engine's play."""
+        return sum(1 for o in self.outcomes if o.status in CHECKED)
+
+    @property
+    def never_started(self) -> bool:
+        """The engine never completed a handshake in this run."""
+        return not self.hello
+
+    @property
+    def ok(self) -> bool:
+        return self.count(FAILED) == 0 and self.count(ERRORED) == 0
+
+
+class CaseFailed(Exception):
+    def __init__(self, message: str, expected: Any = None, actual: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.expected = expected
+        self.actual = actual
+
+
+class Runner:
+    def __init__(
+        self,
+        engine: EngineProcess,
+        register: Register,
+        *,
+        profile: str | None = None,
+        xfails: dict[str, str] | None = None,
+    ) -> None:
+        self.engine = engine
+        self.register = register
+        self.requested_profile = profile
+        self.xfails = xfails or {}
+        self.start_failures = 0
+        self.engine_starts = 0
+        self.last_start_error: EngineError | None = None
+        self.declaration_error: str | None = None
+        self._declared: tuple[int, Declared] | None = None  # (engine start, declared)
+        self.view = CapabilityView(None)  # what the current case leaves out, by capability
+
+    # ---------------------------------------------------------------- run --
+
+    def run(
+        self, pack: Pack, cases: list[Case], on_outcome: Callable[[Outcome], None] | None = None
+    ) -> RunReport:
+        began = time.monotonic()
+        report = RunReport(pack, self.engine.argv, self.requested_profile or "?", {})
+        try:
+            for case in cases:
+                outcome = self.run_case(case)
+                report.outcomes.append(outcome)
+                if on_outcome:
+                    on_outcome(outcome)
+        except KeyboardInterrupt:  # the report covers every case that ran
+            report.interrupted = True
+        finally:
+            self.engine.close()
+        report.hello = self.engine.hello
+        report.profile = self._profile() or "?"
+        report.declared = self._declared[1] if self._declared else None
+        report.declaration_error = self.declaration_error
+        report.engine_starts = self.engine_starts
+        ids = {c.id for c in cases}
+        report.unknown_xfails = sorted(
+            i for i in self.xfails if i not in ids and i not in {c.id for c in pack.cases}
+        )
+        report.seconds = time.monotonic() - began
+        return report
+
+    def run_case(self, case: Case) -> Outcome:
+        began = time.monotonic()
+        outcome = self._run_case(case)
+        outcome.seconds = time.monotonic() - began
+        return self._apply_xfail(outcome)
+
+    def _apply_xfail(self, outcome: Outcome) -> Outcome:
+        reason = self.xfails.get(outcome.case.id)
+        if reason is None or outcome.status in (SKIPPED, UNSUPPORTED):
+            return outcome
+        outcome.xfail_reason = reason
+        outcome.raw_status = outcome.status
+        outcome.status = XFAILED if outcome.status in (FAILED, ERRORED) else XPASSED
+        return outcome
+
+    def _profile(self) -> str | None:
+        if self.requested_profile:
+            return self.requested_profile
+        profile = self.engine.hello.get("profile")
+        return profile if isinstance(profile, str) else None
+
+    def _ensure_engine(self) -> None:
+        if self.engine.running:
+            return
+        if self.start_failures >= MAX_START_FAILURES and self.last_start_error:
+            raise EngineError(
+                self.last_start_error.reason,
+                f"not run: the engine failed to start {self.start_failures} times in a row "
+                f"(last: {self.last_start_error.detail})",
+            )
+        self.engine_starts += 1
+        try:
+            self.engine.start()
+        except EngineError as exc:
+            self.start_failures += 1
+            self.last_start_error = exc
+            raise
+        self.start_failures = 0
+
+    def declared(self) -> Declared:
+        """What the running engine's hello declares (read once per engine start)."""
+        if self._declared is None or self._declared[0] != self.engine_starts:
+            try:
+                declared = declared_from_hello(
+                    self.engine.hello, self.register, self.requested_profile
+                )
+            except DeclarationError as exc:
+                # the same engine says the same hello: a failed start, not to be retried
+                # for every case
+                self.declaration_error = str(exc)
+                self.start_failures = MAX_START_FAILURES
+                self.last_start_error = EngineError(
+                    HANDSHAKE, f"the hello cannot be read: {exc}"
+                )
+                raise self.last_start_error from None
+            self._declared = (self.engine_starts, declared)
+        return self._declared[1]
+
+    def _run_case(self, case: Case) -> Outcome:
+        try:
+            self._ensure_engine()
+            declared = self.declared()
+            missing = declared.missing_readings(case.pins)
+            if missing:
+                return Outcome(
+                    case,
+                    SKIPPED,
+                    "pins " + ", ".join(missing) + ", which the engine does not implement",
+                    lacking=tuple(missing),
+                )
+            lacking = declared.missing_capabilities(case.capabilities)
+            if lacking:
+                return Outcome(
+                    case,
+                    UNSUPPORTED,
+                    "needs " + ", ".join(lacking) + ", which the engine does not declare",
+                    lacking=tuple(lacking),
+                )
+            self._execute(case, declared)
+        except CaseFailed as failure:
+            diff = ""
+            if failure.expected is not None or failure.actual is not None:
+                diff = render_diff(failure.expected, failure.actual)
+            return Outcome(
+                case,
+                FAILED,
+                failure.message,
+                diff=diff,
+                expected=failure.expected,
+                actual=failure.actual,
+            )
+        except EngineError as error:
+            self.engine.kill()
+            message = error.detail
+            if self.engine.transcript:
+                message += "\nlast messages:\n" + "\n".join(self.engine.transcript)
+            return Outcome(case, ERRORED, message, reason=error.reason, engine_restarted=True)
+        return Outcome(case, PASSED)
+
+    # ----------------------------------------------------------- execution --
+
+    def _execute(self, case: Case, declared: Declared) -> None:
+        self.view = CapabilityView(declared.capabilities)
+        setup: dict[str, Any] = {
+            "profile": declared.profile,
+            "overrides": declared.overrides_for(case.pins, self.register),
+            "dealer": case.dealer,
+            "deck": case.deck,
+        }
+        if case.totals is not None:
+            setup["totals"] = case.totals
+        reply = self.engine.request({"type": "start", "setup": setup})
+        if not reply["ok"]:
+            raise CaseFailed(
+                "the engine refused a start with readings it declared: "
+                + str(reply.get("error") or reply.get("refused") or reply)
+            )
+        self._play(case.actions, "actions")
+        for index, script in enumerate(case.then):
+            reply = self.engine.request({"type": "deal", "deck": script.deck})
+            if not reply["ok"]:
+                raise CaseFailed(f"then[{index}]: engine did not accept the deal: {reply}")
+            self._play(script.actions, f"then[{index}].actions")
+            if script.result is not None:
+                self._check_result(script.result, f"then[{index}].result")
+        check = getattr(self, f"_check_{case.kind}")
+        check(case.expect)
+        if "state" in case.expect:
+            self._check_state(case.expect["state"], "state differs")
+
+    def _play(self, steps: list[Step], where: str) -> None:
+        for index, step in enumerate(steps):
+            at = f"{where}[{index}]"
+            if isinstance(step, Check):
+                self._check_step(step, at)
+            elif isinstance(step, Repeat):
+                for _ in range(step.max):
+                    if self._state()["phase"] != step.while_phase:
+                        break
+                    self._apply_scripted(step.action, at)
+            elif isinstance(step, IfAsked):
+                if self._legal()["player"] == step.seat:
+                    self._apply_scripted(step.action, at)
+            else:
+                seat, action = split_seat(step)
+                if not self.view.keeps_action(action):
+                    continue
+                if seat is not None:
+                    self._check_actor(seat, action, at)
+                self._apply_scripted(action, at)
+
+    def _check_actor(self, seat: int, action: str, where: str) -> None:
+        player = self._legal()["player"]
+        if player != seat:
+            raise CaseFailed(
+                f"scripted action {where} {action!r} is seat {seat}'s, "
+                f"but the engine asks seat {player}",
+                {"player": seat},
+                {"player": player},
+            )
+
+    def _apply_scripted(self, action: str, where: str) -> None:
+        reply = self.engine.request({"type": "apply", "action": action})
+        if not reply["ok"]:
+            refused = reply.get("refused") or {}
+            detail = str(refused.get("reason", "no reason given"))
+            if refused.get("rule") or refused.get("clauses"):
+                detail += (
+                    f" (rule {refused.get('rule') or '?'}, clauses "
+                    f"{', '.join(map(str, refused.get('clauses') or [])) or '?'})"
+                )
+            raise CaseFailed(f"scripted action {where} {action!r} was refused: {detail}")
+
+    def _state(self) -> dict[str, Any]:
+        state = self.engine.request({"type": "state"}).get("state")
+        if not isinstance(state, dict):
+            raise EngineError("schema", "state reply has no 'state' object")
+        if not isinstance(state.get("phase"), str):
+            raise EngineError("schema", "state reply has no 'phase' text (a required field)")
+        return state
+
+    def _legal(self) -> dict[str, Any]:
+        reply = self.engine.request({"type": "legal"})
+        if not isinstance(reply.get("actions"), list):
+            raise EngineError("schema", "legal reply has no 'actions' list")
+        player = reply.get("player")
+        if player is not None and type(player) is not int:
+            raise EngineError("schema", f"legal reply's 'player' is {player!r}, not a seat or null")
+        return {"player": reply.get("player"), "actions": sorted(map(str, reply["actions"]))}
+
+    # ------------------------------------------------------- expectations --
+
+    def _check_step(self, check: Check, where: str) -> None:
+        if check.what == "legal":
+            self._check_legal(check.expected, f"{where}: ")
+        elif check.what == "result":
+            self._check_result(check.expected, where)
+        else:
+            self._check_state(check.expected, f"{where}: state differs")
+
+    def _check_state(self, expected: dict[str, Any], message: str) -> None:
+        state = self._state()
+        wanted = without_unsent(self.view.state(expected), state, optional_state_fields())
+        if not subset_matches(state, wanted):
+            raise CaseFailed(message, wanted, project_onto(state, wanted))
+
+    def _check_legal(self, expect: dict[str, Any], where: str = "") -> None:
+        legal = self._legal()
+        wanted: dict[str, Any] = {"actions": sorted(self.view.actions(expect["actions"]))}
+        if "player" in expect:
+            wanted["player"] = expect["player"]
+        got = {k: legal[k] for k in wanted}
+        if got != wanted:
+            extra = sorted(set(legal["actions"]) - set(wanted["actions"]))
+            lacking = sorted(set(wanted["actions"]) - set(legal["actions"]))
+            parts = []
+            if lacking:
+                parts.append("missing " + ", ".join(lacking))
+            if extra:
+                parts.append("unexpected " + ", ".join(extra))
+            if got.get("player") != wanted.get("player"):
+                parts.append(f"player {got.get('player')} instead of {wanted.get('player')}")
+            raise CaseFailed(f"{where}legal actions differ: " + "; ".join(parts), wanted, got)
+
+    def _check_illegal(self, expect: dict[str, Any]) -> None:
+        before = (self._state(), self._legal())
+        reply = self.engine.request({"type": "apply", "action": expect["action"]})
+        if reply["ok"]:
+            raise CaseFailed(f"action {expect['action']!r} was accepted; it must be refused")
+        after = (self._state(), self._legal())
+        if after != before:
+            raise CaseFailed(
+                "the state changed after a refused action",
+                {"state": before[0], "legal": before[1]},
+                {"state": after[0], "legal": after[1]},
+            )
+
+    def _check_trick(self, expect: dict[str, Any]) -> None:
+        winners = self._state().get("trick_winners")
+        if winners != expect["trick_winners"]:
+            raise CaseFailed(
+                "trick winners differ",
+                {"trick_winners": expect["trick_winners"]},
+                {"trick_winners": winners},
+            )
+
+    def _check_round(self, expect: dict[str, Any]) -> None:
+        self._check_result(expect["result"], "expect.result")
+
+    _check_game = _check_round
+
+    def _check_result(self, wanted: dict[str, Any], where: str) -> None:
+        result = self.engine.request({"type": "result"}).get("result")
+        if result is None:
+            raise CaseFailed(f"{where}: engine has no round result", wanted, None)
+        if not isinstance(result, dict):
+            raise CaseFailed(f"{where}: the result is not an object", wanted, result)
+        wanted = without_unsent(self.view.result(wanted), result, optional_result_fields())
+        if not subset_matches(result, wanted):
+            raise CaseFailed(f"{where}: round result differs", wanted, project_onto(result, wanted))

@@ -1,0 +1,281 @@
+"""`baloot conform pins`: does every case pin exactly the readings its expectation depends on?
+
+A case runs under the engine's readings with its `requires` on top, so a variant the case
+leaves out is played under whatever reading the engine has. Each case is run against the
+reference engine under every reading of every variant, one variant at a time, from each
+profile (its other pins kept). Two faults are found:
+
+- under-pinning: the case fails under another reading of a variant it leaves out. An
+  engine implementing that reading would fail it wrongly. The fix is to pin the variant
+  in `requires`, or to write the script so that it holds under every reading (a `repeat`
+  or `if_asked` step for calls that one reading has and another has not);
+- over-pinning: the case pins a variant and passes under every reading of it. Its
+  expectation does not depend on that variant, yet an engine implementing another
+  reading of it never runs the case. The fix is to drop the pin.
+
+`pins_fix.py` rewrites case files to minimal pins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from baloot.conformance.adapters.inprocess import InProcessEngine
+from baloot.conformance.harness.engine_process import EngineProcess
+from baloot.conformance.harness.pack import Case
+from baloot.conformance.harness.runner import PASSED, Runner
+from baloot.conformance.harness.variants import Register
+
+# variant -> the readings a case pins (one, or every reading it holds under)
+Pins = dict[str, tuple[str, ...]]
+
+
+def with_pins(case: Case, pins: Pins) -> Case:
+    """The case with other pins (each variant's first reading is its `requires` one)."""
+    return dataclasses.replace(
+        case,
+        requires={v: readings[0] for v, readings in pins.items()},
+        also_holds={v: readings[1:] for v, readings in pins.items() if len(readings) > 1},
+    )
+
+
+@dataclass(frozen=True)
+class Unpinned:
+    """A case that fails under a reading it lets an engine play: another reading of a
+    variant it leaves out, or one its pin lists."""
+
+    case: Case
+    variant: str
+    reading: str  # the reading it fails under
+    profile: str  # the profile the reading was swapped into
+    message: str  # the runner's message for that run
+
+    def render(self) -> str:
+        first_line = self.message.splitlines()[0] if self.message else ""
+        what = (f"lists {self.variant}={self.reading} in its pin" if self.variant in
+                self.case.requires else f"leaves {self.variant} out")
+        return (f"{self.case.id} ({self.case.file}): {what}, but fails under "
+                f"{self.variant}={self.reading} (profile {self.profile}): {first_line}")
+
+
+@dataclass(frozen=True)
+class Overpinned:
+    """A case that pins a variant yet passes, from each profile, under readings of it the
+    pin leaves out: under every reading (the pin is not needed) or some."""
+
+    case: Case
+    variant: str
+    pinned: tuple[str, ...]  # the readings the pin lists
+    passing: tuple[str, ...]  # every reading the case passes under
+    all_readings: tuple[str, ...]  # every reading of the variant
+
+    @property
+    def needless(self) -> bool:
+        """Passes under every reading: the pin is not needed at all."""
+        return set(self.passing) == set(self.all_readings)
+
+    def render(self) -> str:
+        pinned = f"{self.variant}={'|'.join(self.pinned)}"
+        if self.needless:
+            return (f"{self.case.id} ({self.case.file}): pins {pinned}, but passes under "
+                    f"every reading of {self.variant} from each profile")
+        more = [r for r in self.passing if r not in self.pinned]
+        return (f"{self.case.id} ({self.case.file}): pins {pinned}, but passes under "
+                f"{', '.join(more)} too, from each profile")
+
+
+# (passed, the runner's message) of one run
+Verdict = tuple[bool, str]
+
+
+@dataclass
+class CaseCheck:
+    """Every run of one case: under its own pins, and with each variant set to each reading."""
+
+    case: Case
+    profiles: list[str]
+    own: dict[str, Verdict]  # profile -> the run under the case's own pins
+    readings: dict[str, tuple[str, ...]]  # variant -> all its readings
+    runs: dict[tuple[str, str, str], Verdict] = field(default_factory=dict)
+    # (profile, variant, reading) -> the run with the variant set to that reading
+
+    @property
+    def holds(self) -> bool:
+        """Passes under its own pins from every profile."""
+        return all(passed for passed, _ in self.own.values())
+
+    def failing_profiles(self) -> list[str]:
+        return [p for p, (passed, _) in self.own.items() if not passed]
+
+    def unpinned(self) -> list[Unpinned]:
+        """Runs that fail under a reading the case lets an engine play."""
+        pins = self.case.pins
+        return [
+            Unpinned(self.case, variant, reading, profile, message)
+            for (profile, variant, reading), (passed, message) in self.runs.items()
+            if not passed and (variant not in pins or reading in pins[variant])
+        ]
+
+    def overpinned(self) -> list[Overpinned]:
+        """Pins that leave out a reading the case passes under from every profile."""
+        if not self.holds:
+            return []
+        found = []
+        for variant, pinned in self.case.pins.items():
+            passing = tuple(self.passing_readings(variant))
+            if set(passing) - set(pinned):
+                found.append(Overpinned(self.case, variant, pinned, passing,
+                                        self.readings[variant]))
+        return found
+
+    def passing_readings(self, variant: str) -> list[str]:
+        """The readings of `variant` under which the case passes from every profile."""
+        return [
+            r for r in self.readings[variant]
+            if all(self.runs.get((p, variant, r), (False, ""))[0] for p in self.profiles)
+        ]
+
+
+class PinChecker:
+    """Runs cases under chosen readings on one engine (the in-process reference by default)."""
+
+    def __init__(
+        self, register: Register, profiles: list[str], engine: EngineProcess | None = None
+    ) -> None:
+        self.register = register
+        self.profiles = profiles
+        self.engine = engine or InProcessEngine()
+        self.runners = {p: Runner(self.engine, register, profile=p) for p in profiles}
+        self.runs = 0
+        self._seen: dict[tuple[str, tuple[tuple[str, str], ...]], Verdict] = {}
+
+    def verdict(self, case: Case, profile: str, requires: dict[str, str]) -> Verdict:
+        """The case played from `profile` with exactly these readings pinned."""
+        # Two runs with the same readings in effect are the same run (a case pinning every
+        # variant a profile sets plays alike from each profile).
+        played = tuple(sorted({**self.register.readings_of(profile), **requires}.items()))
+        key = (case.id, played)
+        if key not in self._seen:
+            self.runs += 1
+            probe = dataclasses.replace(case, requires=requires, also_holds={})
+            outcome = self.runners[profile].run_case(probe)
+            self._seen[key] = (outcome.status == PASSED, outcome.message)
+        return self._seen[key]
+
+    def check(self, case: Case) -> CaseCheck:
+        """The case under its own pins from each profile and, where it passes there, under
+        every reading of every variant (one at a time, its other pins kept at their first
+        reading)."""
+        self._seen.clear()  # a case edited between two checks keeps its id
+        own = {p: self.verdict(case, p, dict(case.requires)) for p in self.profiles}
+        readings = {name: tuple(info.readings) for name, info in self.register.variants.items()}
+        found = CaseCheck(case, self.profiles, own, readings)
+        for profile in self.profiles:
+            if not own[profile][0]:
+                continue  # a case failing under its own readings is `baloot conform`'s to report
+            base = self.register.readings_of(profile)
+            for name, info in self.register.variants.items():
+                played = case.requires.get(name, base.get(name))
+                for reading in info.readings:
+                    found.runs[(profile, name, reading)] = (
+                        own[profile] if reading == played
+                        else self.verdict(case, profile, {**case.requires, name: reading})
+                    )
+        return found
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+# --------------------------------------------------------------- many cases --
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_worker: PinChecker | None = None
+
+
+def _start_worker(register: Register, profiles: list[str]) -> None:
+    global _worker
+    _worker = PinChecker(register, profiles)
+
+
+def _call_in_worker(job: tuple[Callable[[PinChecker, T], R], T]) -> R:
+    task, item = job
+    assert _worker is not None
+    return task(_worker, item)
+
+
+def map_with_checker(
+    task: Callable[[PinChecker, T], R],
+    items: list[T],
+    register: Register,
+    profiles: list[str],
+    *,
+    jobs: int = 1,
+    engine_argv: list[str] | None = None,
+) -> Iterator[R]:
+    """`task(checker, item)` for each item, in order: in `jobs` worker processes each with
+    its own in-process engine, or here (always here for an engine process, `engine_argv`).
+    `task` must be a module-level function (it is sent to the workers by name)."""
+    if jobs > 1 and engine_argv is None and len(items) > 1:
+        with multiprocessing.get_context().Pool(
+            min(jobs, len(items)), initializer=_start_worker, initargs=(register, profiles)
+        ) as pool:
+            yield from pool.imap(_call_in_worker, [(task, item) for item in items])
+        return
+    engine = EngineProcess(engine_argv, timeout=30) if engine_argv else None
+    checker = PinChecker(register, profiles, engine)
+    try:
+        for item in items:
+            yield task(checker, item)
+    finally:
+        checker.close()
+
+
+def _check(checker: PinChecker, case: Case) -> CaseCheck:
+    return checker.check(case)
+
+
+def check_cases(
+    cases: list[Case],
+    register: Register,
+    profiles: list[str],
+    *,
+    jobs: int = 1,
+    engine_argv: list[str] | None = None,
+    on_case: Callable[[CaseCheck], None] | None = None,
+) -> list[CaseCheck]:
+    """Check every case, in the order given."""
+    checks: list[CaseCheck] = []
+    for check in map_with_checker(_check, cases, register, profiles, jobs=jobs,
+                                  engine_argv=engine_argv):
+        checks.append(check)
+        if on_case:
+            on_case(check)
+    return checks
+
+
+def unpinned_cases(
+    cases: list[Case],
+    register: Register,
+    profiles: list[str],
+    engine_argv: list[str] | None = None,
+    jobs: int = 1,
+) -> list[Unpinned]:
+    """Every (case, variant, reading, profile) where a case fails for want of a pin.
+    Cases that fail under their own readings are left to `baloot conform`."""
+    checks = check_cases(cases, register, profiles, jobs=jobs, engine_argv=engine_argv)
+    return [u for check in checks for u in check.unpinned()]
+
+
+def overpinned_cases(
+    cases: list[Case], register: Register, profiles: list[str], jobs: int = 1
+) -> list[Overpinned]:
+    """Every (case, variant) where a case pins a variant its expectation does not depend on."""
+    checks = check_cases(cases, register, profiles, jobs=jobs)
+    return [o for check in checks for o in check.overpinned()]
