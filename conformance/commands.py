@@ -31,7 +31,7 @@ from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import Case, Pack, default_pack_folder
 from baloot.conformance.harness.report_console import print_report
 from baloot.conformance.harness.report_files import write_json, write_junit
-from baloot.conformance.harness.runner import Outcome, Runner
+from baloot.conformance.harness.runner import CaseOutcome, Runner
 from baloot.conformance.harness.terminal import console as make_console
 from baloot.conformance.harness.variants import Register, load_register
 from baloot.conformance.harness.xfail import XfailFileError, read_xfail_file
@@ -454,7 +454,7 @@ def run_conform(args: argparse.Namespace) -> int:
         ) as progress:
             task = progress.add_task("cases", total=len(cases))
 
-            def advance(outcome: Outcome) -> None:
+            def advance(outcome: CaseOutcome) -> None:
                 progress.update(task, advance=1, description=outcome.case.id)
 
             report = runner.run(pack, cases, advance)

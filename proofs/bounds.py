@@ -36,8 +36,8 @@ from baloot.proofs.invariants import (
     round_total,
     trump_value,
 )
-from baloot.proofs.outcome import Missing, Outcome, guarded, need_rule
 from baloot.proofs.projects import Declarations, _baloot_value, _maximize, _value, member_like
+from baloot.proofs.proof_outcome import Missing, ProofOutcome, guarded, need_rule
 from baloot.proofs.symbolic import FALSE, TRUE, SList, SOpt, SRecord, Translator, Universe, Value
 
 _PER_HAND: dict[tuple[bool, tuple[tuple[str, str], ...]], int] = {}
@@ -83,7 +83,7 @@ def _level_enum(spec: m.Spec) -> str:
     return str(next(t.key_enum for t in spec.tables if t.name == "raise_multiplier"))
 
 
-def check_score_bounds(spec: m.Spec, mode: str | None = None) -> Iterator[Outcome]:
+def check_score_bounds(spec: m.Spec, mode: str | None = None) -> Iterator[ProofOutcome]:
     cid = "score-bounds"
     title = ("the most and fewest points a team can add in one round, raises included: "
              "score_round with the play abstracted to any split of the bunts, a team's "
@@ -95,21 +95,21 @@ def check_score_bounds(spec: m.Spec, mode: str | None = None) -> Iterator[Outcom
         try:
             rule = need_rule(spec, "score_round")
         except Missing as err:
-            yield Outcome(cid, title, label, "any", "not-checked", "-", 0.0, str(err))
+            yield ProofOutcome(cid, title, label, "any", "not-checked", "-", 0.0, str(err))
             return
         for choice in reading_choices(spec, [rule]):
             if not any(choice.label.startswith(p.name) for p in spec.profiles):
                 continue
 
             def body(c: Contract = c, choice: ReadingChoice = choice,
-                     label: str = label) -> Outcome:
+                     label: str = label) -> ProofOutcome:
                 return _bounds(spec, c, choice, label, cid, title)
 
             yield guarded(cid, title, label, choice.label.split(":")[0], body)
 
 
 def _bounds(spec: m.Spec, c: Contract, choice: ReadingChoice, label: str, cid: str,
-            title: str) -> Outcome:
+            title: str) -> ProofOutcome:
     start = time.perf_counter()
     per_hand = largest_per_hand(spec, c, choice.readings)
     u = Universe(spec)
@@ -182,14 +182,14 @@ def _bounds(spec: m.Spec, c: Contract, choice: ReadingChoice, label: str, cid: s
         lo = _optimum(value, cons, maximize=False)
         figures.append(f"{team_name}: {lo}..{hi}")
     levels_text = "/".join(str(x.member) if hasattr(x, "member") else "?" for x in levels)
-    return Outcome(cid, title, label, choice.label.split(":")[0], "proven",
+    return ProofOutcome(cid, title, label, choice.label.split(":")[0], "proven",
                    "z3 (optimize; play abstracted)", time.perf_counter() - start,
                    f"{'; '.join(figures)} (levels {levels_text}; projects up to "
                    f"{2 * per_hand} a team)")
 
 
 def need_last_bonus(spec: m.Spec) -> int:
-    from baloot.proofs.outcome import need_const
+    from baloot.proofs.proof_outcome import need_const
 
     return int(need_const(spec, "last_trick_bonus", citing="SCORE.2").value)
 

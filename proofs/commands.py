@@ -20,7 +20,7 @@ from baloot.conformance.harness.terminal import console as make_console
 from baloot.grammar import model as m
 from baloot.grammar.errors import SpecError
 from baloot.grammar.parser import load_spec
-from baloot.proofs.outcome import Outcome
+from baloot.proofs.proof_outcome import ProofOutcome
 
 STYLE = {
     "proven": "green", "explored": "cyan", "refuted": "bold red", "expected-refuted": "yellow",
@@ -108,8 +108,8 @@ def run_verify(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_outcomes(console: Console, outcomes: list[Outcome]) -> None:
-    groups: dict[str, list[Outcome]] = {}
+def print_outcomes(console: Console, outcomes: list[ProofOutcome]) -> None:
+    groups: dict[str, list[ProofOutcome]] = {}
     for o in outcomes:
         groups.setdefault(o.check, []).append(o)
     for check, group in groups.items():

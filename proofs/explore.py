@@ -39,7 +39,7 @@ from baloot.conformance.pack_tools.case_needs import annotated, case_needs
 from baloot.conformance.pack_tools.pins_fix import with_minimal_requires
 from baloot.grammar import model as m
 from baloot.grammar.walk import walk_body
-from baloot.proofs.outcome import format_example
+from baloot.proofs.proof_outcome import format_example
 from baloot.proofs.symbolic import SList, TranslationError, Translator, Universe, Value, equal, lit
 
 # ------------------------------------------------------------------ findings --

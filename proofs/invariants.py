@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import z3
 
 from baloot.grammar import model as m
-from baloot.proofs.outcome import (
+from baloot.proofs.proof_outcome import (
     Missing,
-    Outcome,
+    ProofOutcome,
     format_example,
     guarded,
     need_const,
@@ -94,7 +94,7 @@ def _field(r: Value, name: str) -> Value:
 
 # ------------------------------------------------------------- deck bunts --
 
-Check = Callable[[m.Spec], Iterator[Outcome]]
+Check = Callable[[m.Spec], Iterator[ProofOutcome]]
 
 
 def _deck_total(t: Translator, spec: m.Spec, c: Contract) -> z3.ArithRef:
@@ -111,7 +111,7 @@ def _deck_total(t: Translator, spec: m.Spec, c: Contract) -> z3.ArithRef:
     return value
 
 
-def check_deck_bunts(spec: m.Spec) -> Iterator[Outcome]:
+def check_deck_bunts(spec: m.Spec) -> Iterator[ProofOutcome]:
     """The card bunts of the 32 cards, and with the last trick's bonus."""
     for c in contracts(spec):
         for with_bonus in (False, True):
@@ -128,7 +128,7 @@ def check_deck_bunts(spec: m.Spec) -> Iterator[Outcome]:
                          "(SCORE.3, SCORE.4)")
 
             def body(c: Contract = c, with_bonus: bool = with_bonus,
-                     expected: int = expected, cid: str = cid, title: str = title) -> Outcome:
+                     expected: int = expected, cid: str = cid, title: str = title) -> ProofOutcome:
                 u = Universe(spec)
                 t = Translator(spec, universe=u)
                 total = _deck_total(t, spec, c)
@@ -147,20 +147,20 @@ def check_deck_bunts(spec: m.Spec) -> Iterator[Outcome]:
 
 def _outcome(cid: str, title: str, contract: str, readings: str, proof: object,
              proven_detail: str, method: str = "z3", refuted: str | None = None,
-             expected_refuted: bool = False) -> Outcome:
-    from baloot.proofs.outcome import Proof
+             expected_refuted: bool = False) -> ProofOutcome:
+    from baloot.proofs.proof_outcome import Proof
 
     assert isinstance(proof, Proof)
     if proof.unknown:
-        return Outcome(cid, title, contract, readings, "error", method, proof.seconds,
+        return ProofOutcome(cid, title, contract, readings, "error", method, proof.seconds,
                        f"z3 gave up: {proof.counterexample.get('z3')}")
     if proof.proven:
-        return Outcome(cid, title, contract, readings, "proven", method, proof.seconds,
+        return ProofOutcome(cid, title, contract, readings, "proven", method, proof.seconds,
                        proven_detail)
     detail = refuted or f"counterexample: {format_example(proof.counterexample)}"
     if refuted:
         detail += f" ({format_example(proof.counterexample)})"
-    return Outcome(cid, title, contract, readings,
+    return ProofOutcome(cid, title, contract, readings,
                    "expected-refuted" if expected_refuted else "refuted", method,
                    proof.seconds, detail, dict(proof.counterexample))
 
@@ -168,14 +168,14 @@ def _outcome(cid: str, title: str, contract: str, readings: str, proof: object,
 # ------------------------------------------------------------------ orders --
 
 
-def check_rank_orders(spec: m.Spec) -> Iterator[Outcome]:
+def check_rank_orders(spec: m.Spec) -> Iterator[ProofOutcome]:
     """Each order is a strict total order of its enum (irreflexive, transitive, total)."""
     for order in spec.orders:
         cid = f"rank-order:{order.name}"
         title = (f"{order.name} is a strict total order of {order.over} "
                  "(irreflexive, transitive, total)")
 
-        def body(order: m.Order = order, cid: str = cid, title: str = title) -> Outcome:
+        def body(order: m.Order = order, cid: str = cid, title: str = title) -> ProofOutcome:
             u = Universe(spec)
             members = spec.enum(order.over).member_names
             listed = [x.name for x in order.high_to_low]
@@ -218,13 +218,13 @@ def _order_problem(listed: list[str], members: tuple[str, ...]) -> str:
     return f": {'; '.join(parts)}" if parts else ""
 
 
-def check_order_values_agree(spec: m.Spec) -> Iterator[Outcome]:
+def check_order_values_agree(spec: m.Spec) -> Iterator[ProofOutcome]:
     """Within one suit, a card that ranks higher in a trick is never worth fewer bunts."""
     cid = "rank-vs-value"
     title = ("within a suit, a card ranking higher in tricks is never worth fewer bunts "
              "(SETUP.6-7 against SCORE.3-4)")
     for c in contracts(spec):
-        def body(c: Contract = c) -> Outcome:
+        def body(c: Contract = c) -> ProofOutcome:
             u = Universe(spec)
             t = Translator(spec, universe=u)
             strength_rule = need_rule(spec, "trick_strength")
@@ -249,13 +249,13 @@ def check_order_values_agree(spec: m.Spec) -> Iterator[Outcome]:
 # ------------------------------------------------------------------ tricks --
 
 
-def check_trick_winner(spec: m.Spec) -> Iterator[Outcome]:
+def check_trick_winner(spec: m.Spec) -> Iterator[ProofOutcome]:
     """Every trick of four distinct cards has exactly one winner, the one the spec names."""
     cid = "trick-winner"
     title = ("every trick of four distinct cards has exactly one winner (PLAY.3), and the "
              "spec's trick_winner names it")
     for c in contracts(spec):
-        def body(c: Contract = c) -> Outcome:
+        def body(c: Contract = c) -> ProofOutcome:
             u = Universe(spec)
             t = Translator(spec, universe=u)
             winner_rule = need_rule(spec, "trick_winner")
@@ -420,7 +420,7 @@ def _pair(v: Value) -> tuple[z3.ArithRef, z3.ArithRef]:
     return a, b
 
 
-def check_points_sum(spec: m.Spec) -> Iterator[Outcome]:
+def check_points_sum(spec: m.Spec) -> Iterator[ProofOutcome]:
     """Converted points of the two teams total 26 (sun) / 16 (hokum), under each rounding."""
     cid = "points-sum"
     title = ("the two teams' converted points total 26 in sun and 16 in hokum, before "
@@ -428,15 +428,15 @@ def check_points_sum(spec: m.Spec) -> Iterator[Outcome]:
     try:
         rule = need_rule(spec, "convert_pair")
     except Missing as err:
-        yield Outcome(cid, title, "any", "any", "not-checked", "-", 0.0, str(err))
+        yield ProofOutcome(cid, title, "any", "any", "not-checked", "-", 0.0, str(err))
         return
     choices = reading_choices(spec, [rule], focus="rounding")
     # Which readings make the sum hold, per mode: to say what repairs a refutation.
     holds: dict[tuple[bool, str], bool] = {}
-    pending: list[tuple[Contract, ReadingChoice, Outcome]] = []
+    pending: list[tuple[Contract, ReadingChoice, ProofOutcome]] = []
     for c in contracts(spec):
         for choice in choices:
-            def body(c: Contract = c, choice: ReadingChoice = choice) -> Outcome:
+            def body(c: Contract = c, choice: ReadingChoice = choice) -> ProofOutcome:
                 u = Universe(spec)
                 t = Translator(spec, choice.readings, universe=u)
                 expected = 16 if c.hokum else 26
@@ -450,7 +450,7 @@ def check_points_sum(spec: m.Spec) -> Iterator[Outcome]:
                 proof = prove(u, p0 + p1 == expected, cons, {})
                 if not proof.proven and not proof.unknown:
                     # The clearest witness: the most even split, team 0 the lower.
-                    from baloot.proofs.outcome import find
+                    from baloot.proofs.proof_outcome import find
                     found = find(u, p0 + p1 != expected, [*cons, b0 <= b1],
                                  {"bunts": SList(((TRUE, b0), (TRUE, b1))),
                                   "bidder team": bidder,

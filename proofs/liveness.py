@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from baloot.grammar import model as m
-from baloot.proofs.outcome import Outcome, variants_reached
+from baloot.proofs.proof_outcome import ProofOutcome, variants_reached
 
 BIDDING_BOUND = 40  # calls; the spec's own comment says at most 4 + 3 + 1 + 3 a session
 
@@ -62,7 +62,7 @@ def _label(spec: m.Spec, readings: dict[str, str], variants: list[str]) -> str:
     return ", ".join(f"{v}={readings[v]}" for v in variants) or "any"
 
 
-def check_bidding_ends(spec: m.Spec, deals: int = 3) -> Iterator[Outcome]:
+def check_bidding_ends(spec: m.Spec, deals: int = 3) -> Iterator[ProofOutcome]:
     cid = "bidding-ends"
     title = (f"every bidding sequence ends (a contract or a redeal) within {BIDDING_BOUND} "
              "calls, and every bidding state offers an action (BID.2-9)")
@@ -70,7 +70,7 @@ def check_bidding_ends(spec: m.Spec, deals: int = 3) -> Iterator[Outcome]:
     try:
         rt = _engine()
     except ImportError as err:
-        yield Outcome(cid, title, "any", "any", "not-checked", "-", 0.0,
+        yield ProofOutcome(cid, title, "any", "any", "not-checked", "-", 0.0,
                       f"the generated engine is not importable: {err}")
         return
     for readings in _combos(spec, rules, variants=True):
@@ -102,15 +102,15 @@ def check_bidding_ends(spec: m.Spec, deals: int = 3) -> Iterator[Outcome]:
                     stack.append((h, [*calls, a]))
         seconds = time.perf_counter() - start
         if problem:
-            yield Outcome(cid, title, "any", label, "refuted", "exhaustive engine", seconds,
+            yield ProofOutcome(cid, title, "any", label, "refuted", "exhaustive engine", seconds,
                           problem)
         else:
-            yield Outcome(cid, title, "any", label, "proven",
+            yield ProofOutcome(cid, title, "any", label, "proven",
                           f"exhaustive engine ({deals} deals)", seconds,
                           f"{states} states; longest bidding {longest} calls")
 
 
-def check_legal_action(spec: m.Spec, budget: float = 10.0, seed: int = 1) -> Iterator[Outcome]:
+def check_legal_action(spec: m.Spec, budget: float = 10.0, seed: int = 1) -> Iterator[ProofOutcome]:
     cid = "legal-action"
     title = ("in the rounds the engine plays, the player to act always has a legal action in "
              "every phase, and in the play a card, under every legality reading, locked "
@@ -120,7 +120,7 @@ def check_legal_action(spec: m.Spec, budget: float = 10.0, seed: int = 1) -> Ite
     try:
         rt = _engine()
     except ImportError as err:
-        yield Outcome(cid, title, "any", "any", "not-checked", "-", 0.0,
+        yield ProofOutcome(cid, title, "any", "any", "not-checked", "-", 0.0,
                       f"the generated engine is not importable: {err}")
         return
     combos = _combos(spec, rules, variants=True)
@@ -157,10 +157,10 @@ def check_legal_action(spec: m.Spec, budget: float = 10.0, seed: int = 1) -> Ite
             rounds += 1
         seconds = time.perf_counter() - start
         if problem:
-            yield Outcome(cid, title, "any", label, "refuted", "random engine", seconds,
+            yield ProofOutcome(cid, title, "any", label, "refuted", "random engine", seconds,
                           problem)
         else:
-            yield Outcome(cid, title, "any", label, "explored",
+            yield ProofOutcome(cid, title, "any", label, "explored",
                           "random engine (bounded, not a proof)", seconds,
                           f"{rounds} rounds, {plays} turns in the play, {locked} in locked "
                           "rounds: a card every time")

@@ -37,8 +37,16 @@ from baloot.proofs.invariants import (
     reading_choices,
     suit_enum,
 )
-from baloot.proofs.outcome import Missing, Outcome, find, guarded, need_const, need_rule, prove
 from baloot.proofs.projects import HAND_SIZE, _contract_record
+from baloot.proofs.proof_outcome import (
+    Missing,
+    ProofOutcome,
+    find,
+    guarded,
+    need_const,
+    need_rule,
+    prove,
+)
 from baloot.proofs.symbolic import (
     FALSE,
     TRUE,
@@ -145,12 +153,12 @@ class PlayState:
             cons += [z3.Implies(and_(gi, gh), z3.Not(equal(ci, ch))) for gh, ch in hand.items]
 
 
-def check_legal_card(spec: m.Spec) -> Iterator[Outcome]:
+def check_legal_card(spec: m.Spec) -> Iterator[ProofOutcome]:
     """playable_cards is non-empty and within the hand, per contract and reading."""
     try:
         rule = need_rule(spec, "playable_cards")
     except Missing as err:
-        yield Outcome(CID, TITLE, "any", "any", "not-checked", "-", 0.0, str(err))
+        yield ProofOutcome(CID, TITLE, "any", "any", "not-checked", "-", 0.0, str(err))
         return
     choices = reading_choices(spec, [rule], sweep=True)
     sun = contracts(spec)[0]
@@ -158,7 +166,7 @@ def check_legal_card(spec: m.Spec) -> Iterator[Outcome]:
         label = "hokum (any trump)" if hokum else sun.label
         for choice in choices:
             def body(hokum: bool = hokum, label: str = label,
-                     choice: ReadingChoice = choice) -> Outcome:
+                     choice: ReadingChoice = choice) -> ProofOutcome:
                 u = Universe(spec)
                 t = Translator(spec, choice.readings, universe=u)
                 s = PlayState(spec, t, hokum)
@@ -179,7 +187,7 @@ def check_legal_card(spec: m.Spec) -> Iterator[Outcome]:
                 full = and_(count(s.hand.items) == len(s.hand.items),
                             count(s.trick.items) == len(s.trick.items))
                 if find(u, full, s.constraints, {}) is None:
-                    return Outcome(CID, TITLE, label, choice.label, "error", "z3", 0.0,
+                    return ProofOutcome(CID, TITLE, label, choice.label, "error", "z3", 0.0,
                                    "the assumptions admit no full hand facing a trick of "
                                    f"{len(s.trick.items)} plays: the proof would be vacuous")
                 proof = prove(u, and_(result.legal(), nonempty, within), s.constraints, show)

@@ -29,7 +29,15 @@ from baloot.proofs.invariants import (
     reading_choices,
     trump_value,
 )
-from baloot.proofs.outcome import Missing, Outcome, Proof, format_example, guarded, need_rule, prove
+from baloot.proofs.proof_outcome import (
+    Missing,
+    Proof,
+    ProofOutcome,
+    format_example,
+    guarded,
+    need_rule,
+    prove,
+)
 from baloot.proofs.symbolic import (
     FALSE,
     TRUE,
@@ -178,7 +186,7 @@ class Declarations:
         return cards
 
 
-def check_disjoint_projects(spec: m.Spec) -> Iterator[Outcome]:
+def check_disjoint_projects(spec: m.Spec) -> Iterator[ProofOutcome]:
     """No card counts in two projects (PROJ.8), and a project is made of held cards."""
     cid = "projects-disjoint"
     title = ("no card counts in two declared projects of a player, and every project is "
@@ -193,7 +201,7 @@ def check_disjoint_projects(spec: m.Spec) -> Iterator[Outcome]:
         shared = _Shared(spec, c, choices)
         for choice in choices:
             def body(c: Contract = c, choice: ReadingChoice = choice,
-                     shared: _Shared = shared) -> Outcome:
+                     shared: _Shared = shared) -> ProofOutcome:
                 u, d, _ = shared.get()
                 c1, c2 = d.cards_of(d.p1), d.cards_of(d.p2)
                 overlap = []
@@ -219,7 +227,7 @@ def _value(spec: m.Spec, t: Translator, c: Contract, p: Value) -> z3.ArithRef:
     return v
 
 
-def check_largest_projects(spec: m.Spec, mode: str | None = None) -> Iterator[Outcome]:
+def check_largest_projects(spec: m.Spec, mode: str | None = None) -> Iterator[ProofOutcome]:
     """The largest project total one hand can hold (two declarations, and baloot)."""
     cid = "projects-max"
     title = ("the largest project value one hand of eight can hold: two declared projects "
@@ -236,18 +244,18 @@ def check_largest_projects(spec: m.Spec, mode: str | None = None) -> Iterator[Ou
         shared = _Shared(spec, c, choices)
         for choice in choices:
             def body(c: Contract = c, choice: ReadingChoice = choice,
-                     label: str = label, shared: _Shared = shared) -> Outcome:
+                     label: str = label, shared: _Shared = shared) -> ProofOutcome:
                 start = time.perf_counter()
                 u, d, total = shared.get()
                 best = _maximize(total, d.constraints + shared.pick(choice))
                 seconds = time.perf_counter() - start
                 if best is None:
-                    return Outcome(cid, title, label, choice.label, "error", "z3 (optimize)",
+                    return ProofOutcome(cid, title, label, choice.label, "error", "z3 (optimize)",
                                    seconds, "z3 found no maximum in time")
                 value, model = best
                 _PER_HAND_CACHE[(c.hokum, tuple(sorted(choice.readings.items())))] = value
                 shown = {"hand": u.decode(model, d.hand.list)}
-                return Outcome(cid, title, label, choice.label, "proven", "z3 (optimize)",
+                return ProofOutcome(cid, title, label, choice.label, "proven", "z3 (optimize)",
                                seconds, f"largest {value}: {format_example(shown)}")
 
             yield guarded(cid, title, label, choice.label, body)
@@ -322,7 +330,7 @@ def _maximize(total: z3.ArithRef, constraints: list[z3.BoolRef]
         else 0, model
 
 
-def check_four_aces(spec: m.Spec) -> Iterator[Outcome]:
+def check_four_aces(spec: m.Spec) -> Iterator[ProofOutcome]:
     """Four aces are a four hundred in sun, and only in sun."""
     cid = "four-aces"
     title = ("four aces are a four hundred in sun, and four of any rank is a four hundred "
@@ -330,11 +338,11 @@ def check_four_aces(spec: m.Spec) -> Iterator[Outcome]:
     try:
         rule = need_rule(spec, "four_of_a_kind_project")
     except Missing as err:
-        yield Outcome(cid, title, "any", "any", "not-checked", "-", 0.0, str(err))
+        yield ProofOutcome(cid, title, "any", "any", "not-checked", "-", 0.0, str(err))
         return
     for c in contracts(spec):
         for choice in reading_choices(spec, [rule], focus="aces_in_hokum"):
-            def body(c: Contract = c, choice: ReadingChoice = choice) -> Outcome:
+            def body(c: Contract = c, choice: ReadingChoice = choice) -> ProofOutcome:
                 u = Universe(spec)
                 t = Translator(spec, choice.readings, universe=u)
                 rank = u.fresh("Rank", "rank")

@@ -628,7 +628,7 @@ class _Unreachable:
 
 
 UNREACHABLE = _Unreachable()
-Outcome: TypeAlias = "Value | _Unreachable"
+BlockResult: TypeAlias = "Value | _Unreachable"
 
 MAX_DEPTH = 40
 
@@ -729,7 +729,7 @@ class Translator:
         finally:
             self.stack.pop()
 
-    def _block(self, stmts: list[m.Stmt], env: Env, path: z3.BoolRef) -> Outcome:
+    def _block(self, stmts: list[m.Stmt], env: Env, path: z3.BoolRef) -> BlockResult:
         """Run statements in order; each `if` and `choose` carries the rest with it."""
         for i, s in enumerate(stmts):
             rest = stmts[i + 1:]
@@ -750,9 +750,9 @@ class Translator:
                 raise self.fail(f"unknown statement {type(s).__name__}", None)
         return UNREACHABLE
 
-    def _if(self, s: m.If, rest: list[m.Stmt], env: Env, path: z3.BoolRef) -> Outcome:
+    def _if(self, s: m.If, rest: list[m.Stmt], env: Env, path: z3.BoolRef) -> BlockResult:
         conds: list[z3.BoolRef] = []
-        outcomes: list[Outcome] = []
+        outcomes: list[BlockResult] = []
         taken = FALSE  # some earlier branch was taken
         for branch in s.branches:
             here = and_(path, not_(taken))
@@ -769,21 +769,21 @@ class Translator:
                 break
         else_path = and_(path, not_(taken))
         if is_false(else_path):
-            result: Outcome = UNREACHABLE
+            result: BlockResult = UNREACHABLE
         else:
             result = self._block([*(s.otherwise or ()), *rest], dict(env), else_path)
         for cond, outcome in reversed(list(zip(conds, outcomes, strict=True))):
             result = self._merge(cond, outcome, result, s.pos)
         return result
 
-    def _merge(self, c: z3.BoolRef, a: Outcome, b: Outcome, pos: m.Pos) -> Outcome:
+    def _merge(self, c: z3.BoolRef, a: BlockResult, b: BlockResult, pos: m.Pos) -> BlockResult:
         if isinstance(a, _Unreachable):
             return b
         if isinstance(b, _Unreachable):
             return a
         return ite(c, a, b, pos)
 
-    def _choose(self, s: m.Choose, rest: list[m.Stmt], env: Env, path: z3.BoolRef) -> Outcome:
+    def _choose(self, s: m.Choose, rest: list[m.Stmt], env: Env, path: z3.BoolRef) -> BlockResult:
         variant = self.spec.variant(s.variant).name
         fixed = self.readings.get(variant)
         if fixed is not None:

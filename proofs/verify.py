@@ -15,9 +15,9 @@ from functools import partial
 
 from baloot.grammar import model as m
 from baloot.proofs import bounds, invariants, liveness, playable, projects
-from baloot.proofs.outcome import Outcome
+from baloot.proofs.proof_outcome import ProofOutcome
 
-Check = Callable[[m.Spec], Iterable[Outcome]]
+Check = Callable[[m.Spec], Iterable[ProofOutcome]]
 
 
 def all_checks(engine: bool = True, budget: float = 20.0, seed: int = 1
@@ -47,12 +47,12 @@ def all_checks(engine: bool = True, budget: float = 20.0, seed: int = 1
 TASKS = (("projects-max/sun", "score-bounds/sun"), ("projects-max/hokum", "score-bounds/hokum"))
 
 
-def _run(spec: m.Spec, checks: list[tuple[str, Check]]) -> list[list[Outcome]]:
+def _run(spec: m.Spec, checks: list[tuple[str, Check]]) -> list[list[ProofOutcome]]:
     return [list(check(spec)) for _, check in checks]
 
 
 def run_all(spec: m.Spec, only: list[str], engine: bool = True, budget: float = 20.0,
-            seed: int = 1, jobs: int = 2) -> Iterator[Outcome]:
+            seed: int = 1, jobs: int = 2) -> Iterator[ProofOutcome]:
     checks = [(n, c) for n, c in all_checks(engine, budget, seed)
               if not only or any(fnmatch.fnmatch(n, g) or fnmatch.fnmatch(n.split("/")[0], g)
                                  for g in only)]
@@ -66,7 +66,7 @@ def run_all(spec: m.Spec, only: list[str], engine: bool = True, budget: float = 
     heavy = ("projects-disjoint", "legal-action")  # started first, after the groups
     tasks += [[(n, c)] for n, c in checks if n in heavy]
     tasks += [[(n, c)] for n, c in checks if n not in placed and n not in heavy]
-    results: dict[str, list[Outcome]] = {}
+    results: dict[str, list[ProofOutcome]] = {}
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
             for (name, _), outs in zip(task, _run(spec, task), strict=True):

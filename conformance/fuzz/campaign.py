@@ -39,7 +39,7 @@ from baloot.conformance.fuzz.driver import (
 from baloot.conformance.fuzz.shrink import ShrinkStats, shrink
 from baloot.conformance.harness.declared import DeclarationError, Declared, declared_from_hello
 from baloot.conformance.harness.engine_process import EngineError, EngineProcess
-from baloot.conformance.harness.notation import ALL_CARDS
+from baloot.conformance.harness.protocol_notation import ALL_CARDS
 from baloot.conformance.harness.variants import load_register
 
 

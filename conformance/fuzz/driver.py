@@ -41,7 +41,12 @@ from baloot.conformance.fuzz.normal import (
     protocol_result,
 )
 from baloot.conformance.harness.engine_process import EngineError, EngineProcess
-from baloot.conformance.harness.notation import ALL_CARDS, PROJECT_KINDS, RAISE_CALLS, SUITS
+from baloot.conformance.harness.protocol_notation import (
+    ALL_CARDS,
+    PROJECT_KINDS,
+    RAISE_CALLS,
+    SUITS,
+)
 
 PROBE = 1000  # choices from here up probe an illegal action
 MAX_STEPS = 400  # a safety bound on the choices of one trial

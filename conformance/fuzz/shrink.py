@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from baloot.conformance.fuzz.driver import PROBE, Replay, Trial
-from baloot.conformance.harness.notation import ALL_CARDS
+from baloot.conformance.harness.protocol_notation import ALL_CARDS
 
 _CANON = {card: i for i, card in enumerate(ALL_CARDS)}
 

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from baloot.conformance.harness.clauses import known_clause_ids
-from baloot.conformance.harness.notation import NotationError, deck_problems, is_card, parse_action
 from baloot.conformance.harness.pack import (
     Case,
     Check,
@@ -29,6 +28,12 @@ from baloot.conformance.harness.pack import (
     load_case_file,
     load_manifest,
     split_seat,
+)
+from baloot.conformance.harness.protocol_notation import (
+    NotationError,
+    deck_problems,
+    is_card,
+    parse_action,
 )
 from baloot.conformance.harness.variants import Register, load_register
 

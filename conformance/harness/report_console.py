@@ -22,7 +22,7 @@ from baloot.conformance.harness.runner import (
     UNSUPPORTED,
     XFAILED,
     XPASSED,
-    Outcome,
+    CaseOutcome,
     RunReport,
 )
 
@@ -38,7 +38,7 @@ _STYLE = {
 }
 
 
-def rerun_command(report: RunReport, outcome: Outcome, extra: list[str] | None = None) -> str:
+def rerun_command(report: RunReport, outcome: CaseOutcome, extra: list[str] | None = None) -> str:
     words = ["baloot", "conform", "--engine", shlex.join(report.engine_argv)]
     if report.profile and report.profile != "?":
         words += ["--profile", report.profile]
@@ -134,7 +134,7 @@ def not_run_table(report: RunReport) -> Table | None:
 
 
 def _print_problem(
-    console: Console, report: RunReport, o: Outcome, extra: list[str] | None
+    console: Console, report: RunReport, o: CaseOutcome, extra: list[str] | None
 ) -> None:
     style = _STYLE[o.status]
     title = f"[{style}]{o.status.upper()}[/] {escape(o.case.id)}"

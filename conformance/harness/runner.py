@@ -50,7 +50,7 @@ CHECKED = (PASSED, FAILED, XFAILED, XPASSED)
 
 
 @dataclass
-class Outcome:
+class CaseOutcome:
     case: Case
     status: str
     message: str = ""
@@ -71,7 +71,7 @@ class RunReport:
     engine_argv: list[str]
     profile: str
     hello: dict[str, Any]
-    outcomes: list[Outcome] = field(default_factory=list)
+    outcomes: list[CaseOutcome] = field(default_factory=list)
     engine_starts: int = 0
     unknown_xfails: list[str] = field(default_factory=list)
     seconds: float = 0.0
@@ -128,7 +128,7 @@ class Runner:
     # ---------------------------------------------------------------- run --
 
     def run(
-        self, pack: Pack, cases: list[Case], on_outcome: Callable[[Outcome], None] | None = None
+        self, pack: Pack, cases: list[Case], on_outcome: Callable[[CaseOutcome], None] | None = None
     ) -> RunReport:
         began = time.monotonic()
         report = RunReport(pack, self.engine.argv, self.requested_profile or "?", {})
@@ -154,13 +154,13 @@ class Runner:
         report.seconds = time.monotonic() - began
         return report
 
-    def run_case(self, case: Case) -> Outcome:
+    def run_case(self, case: Case) -> CaseOutcome:
         began = time.monotonic()
         outcome = self._run_case(case)
         outcome.seconds = time.monotonic() - began
         return self._apply_xfail(outcome)
 
-    def _apply_xfail(self, outcome: Outcome) -> Outcome:
+    def _apply_xfail(self, outcome: CaseOutcome) -> CaseOutcome:
         reason = self.xfails.get(outcome.case.id)
         if reason is None or outcome.status in (SKIPPED, UNSUPPORTED):
             return outcome
@@ -212,13 +212,13 @@ class Runner:
             self._declared = (self.engine_starts, declared)
         return self._declared[1]
 
-    def _run_case(self, case: Case) -> Outcome:
+    def _run_case(self, case: Case) -> CaseOutcome:
         try:
             self._ensure_engine()
             declared = self.declared()
             missing = declared.missing_readings(case.pins)
             if missing:
-                return Outcome(
+                return CaseOutcome(
                     case,
                     SKIPPED,
                     "pins " + ", ".join(missing) + ", which the engine does not implement",
@@ -226,7 +226,7 @@ class Runner:
                 )
             lacking = declared.missing_capabilities(case.capabilities)
             if lacking:
-                return Outcome(
+                return CaseOutcome(
                     case,
                     UNSUPPORTED,
                     "needs " + ", ".join(lacking) + ", which the engine does not declare",
@@ -237,7 +237,7 @@ class Runner:
             diff = ""
             if failure.expected is not None or failure.actual is not None:
                 diff = render_diff(failure.expected, failure.actual)
-            return Outcome(
+            return CaseOutcome(
                 case,
                 FAILED,
                 failure.message,
@@ -250,8 +250,8 @@ class Runner:
             message = error.detail
             if self.engine.transcript:
                 message += "\nlast messages:\n" + "\n".join(self.engine.transcript)
-            return Outcome(case, ERRORED, message, reason=error.reason, engine_restarted=True)
-        return Outcome(case, PASSED)
+            return CaseOutcome(case, ERRORED, message, reason=error.reason, engine_restarted=True)
+        return CaseOutcome(case, PASSED)
 
     # ----------------------------------------------------------- execution --
 

@@ -26,7 +26,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from baloot.conformance.harness.deal_layout import face_up_card, first_hands
-from baloot.conformance.harness.notation import ALL_CARDS, SEATS
+from baloot.conformance.harness.protocol_notation import ALL_CARDS, SEATS
 
 __all__ = [
     "Deal",

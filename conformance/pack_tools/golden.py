@@ -25,8 +25,8 @@ from typing import Any
 from rich.console import Console
 
 from baloot.conformance.adapters.reference_adapter import result_fields
-from baloot.conformance.harness.notation import ALL_CARDS
 from baloot.conformance.harness.pack import REGRESSION_SNAPSHOT, case_from_json, seated
+from baloot.conformance.harness.protocol_notation import ALL_CARDS
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.pack_tools.case_needs import annotated, case_needs
 from baloot.conformance.pack_tools.pins_fix import with_minimal_requires

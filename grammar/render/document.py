@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from baloot.grammar import model as m
-from baloot.grammar.render import doc as d
+from baloot.grammar.render import blocks as d
 from baloot.grammar.render import extras, scoring, sections
 from baloot.grammar.render.html import render_html
 from baloot.grammar.render.markdown import render_markdown

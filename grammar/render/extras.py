@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from baloot.grammar import model as m
-from baloot.grammar.render import doc as d
+from baloot.grammar.render import blocks as d
 
 AMBIGUITIES = Path("conformance/ambiguities.md")
 WITNESS_CASES = Path("conformance/cases/variants")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from baloot.grammar import model as m
-from baloot.grammar.render import doc as d
+from baloot.grammar.render import blocks as d
 from baloot.grammar.render import html, markdown
 from baloot.grammar.render.document import Options, build_document, default_out_dir
 

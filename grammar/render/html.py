@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from baloot.grammar.render import doc as d
+from baloot.grammar.render import blocks as d
 
 CSS = """
 :root { --ink: #1d2430; --muted: #5b6675; --line: #d9dee6; --accent: #2a5d9f;

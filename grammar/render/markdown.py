@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from baloot.grammar.render import doc as d
+from baloot.grammar.render import blocks as d
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")
 

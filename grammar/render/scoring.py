@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from baloot.grammar import model as m
-from baloot.grammar.render import doc as d
+from baloot.grammar.render import blocks as d
 from baloot.grammar.render.sections import cite_links, citing_clause, clause_link, decl_link
 
 PROFILE = "literal"

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from baloot.grammar import model as m
 from baloot.grammar.commands import variants_used
 from baloot.grammar.render import anchors as a
-from baloot.grammar.render import doc as d
+from baloot.grammar.render import blocks as d
 from baloot.grammar.render.source import Sources, location
 from baloot.grammar.render.svg import machine_mermaid, machine_svg, transition_label
 

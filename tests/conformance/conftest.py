@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from baloot.conformance.cli import main as cli_main
-from baloot.conformance.harness.notation import ALL_CARDS
+from baloot.conformance.harness.protocol_notation import ALL_CARDS
 
 FAKE_ENGINES = Path(__file__).parent / "fake_engines"
 

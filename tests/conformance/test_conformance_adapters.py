@@ -15,7 +15,7 @@ import pytest
 
 from baloot.conformance.adapters.reference_adapter import Adapter, serve
 from baloot.conformance.cli import main
-from baloot.conformance.harness.notation import ALL_CARDS
+from baloot.conformance.harness.protocol_notation import ALL_CARDS
 from baloot.conformance.harness.schemas import reply_errors
 
 

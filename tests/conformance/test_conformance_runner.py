@@ -12,7 +12,7 @@ import pytest
 
 from baloot.conformance.cli import main
 from baloot.conformance.harness.deal_layout import deck_for_hands, first_hands, full_hands
-from baloot.conformance.harness.notation import ALL_CARDS, NotationError, parse_action
+from baloot.conformance.harness.protocol_notation import ALL_CARDS, NotationError, parse_action
 from baloot.conformance.harness.xfail import XfailFileError, read_xfail_file
 
 

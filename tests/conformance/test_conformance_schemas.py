@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.harness.notation import ALL_CARDS
+from baloot.conformance.harness.protocol_notation import ALL_CARDS
 from baloot.conformance.harness.schemas import (
     reply_errors,
     request_errors,

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 from baloot.conformance.harness import strategies
-from baloot.conformance.harness.notation import ALL_CARDS
+from baloot.conformance.harness.protocol_notation import ALL_CARDS
 from baloot.conformance.harness.variants import load_register
 from baloot.reference_impl import new_game
 from baloot.reference_impl.notation import card_text

@@ -9,7 +9,7 @@ from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.harness.engine_process import REFERENCE_ARGV, EngineProcess
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import Case, default_pack_folder
-from baloot.conformance.harness.runner import Outcome, Runner
+from baloot.conformance.harness.runner import CaseOutcome, Runner
 from baloot.conformance.harness.variants import load_register
 
 from .conftest import legal_case, write_pack
@@ -36,7 +36,7 @@ def handful(tmp_path: Path) -> list[Case]:
 def verdicts(engine: EngineProcess, cases: list[Case], profile: str) -> list[tuple[str, str]]:
     runner = Runner(engine, load_register(), profile=profile)
     try:
-        outcomes: list[Outcome] = [runner.run_case(case) for case in cases]
+        outcomes: list[CaseOutcome] = [runner.run_case(case) for case in cases]
     finally:
         engine.close()
     return [(o.status, o.message) for o in outcomes]

@@ -36,8 +36,8 @@ from baloot.conformance.fuzz.normal import action_shape
 from baloot.conformance.harness.declared import CAPABILITIES
 from baloot.conformance.harness.engine_process import REFERENCE_ARGV, EngineProcess
 from baloot.conformance.harness.lint import lint_case
-from baloot.conformance.harness.notation import ALL_CARDS
 from baloot.conformance.harness.pack import case_from_json
+from baloot.conformance.harness.protocol_notation import ALL_CARDS
 from baloot.conformance.harness.runner import PASSED, Runner
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.pack_tools.case_needs import case_needs, needs_differ

@@ -15,7 +15,7 @@ import pytest
 from baloot.grammar import model as m
 from baloot.grammar.parser import load_spec
 from baloot.proofs import invariants, projects
-from baloot.proofs.outcome import Outcome
+from baloot.proofs.proof_outcome import ProofOutcome
 
 
 @cache
@@ -43,7 +43,7 @@ def with_const(s: m.Spec, name: str, value: int) -> m.Spec:
                                                if c.name == name else c for c in s.consts))
 
 
-def by_contract(outcomes: list[Outcome]) -> dict[str, Outcome]:
+def by_contract(outcomes: list[ProofOutcome]) -> dict[str, ProofOutcome]:
     return {o.contract: o for o in outcomes}
 
 

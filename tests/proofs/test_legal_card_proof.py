@@ -12,7 +12,7 @@ from baloot.grammar import model as m
 from baloot.grammar.checks import check_spec
 from baloot.grammar.parser import assemble, default_spec_dir, load_spec, parse_text
 from baloot.proofs import playable, verify
-from baloot.proofs.outcome import Outcome
+from baloot.proofs.proof_outcome import ProofOutcome
 
 READINGS = ("any_card", "must_trump", "must_trump_unless_partner_wins")
 
@@ -37,9 +37,9 @@ def mutated(old: str, new: str) -> m.Spec:
     return s
 
 
-def outcomes(s: m.Spec) -> dict[tuple[str, str], Outcome]:
+def outcomes(s: m.Spec) -> dict[tuple[str, str], ProofOutcome]:
     """(contract, reading of void_in_hokum) -> outcome."""
-    out: dict[tuple[str, str], Outcome] = {}
+    out: dict[tuple[str, str], ProofOutcome] = {}
     for o in playable.check_legal_card(s):
         reading = next((r for r in sorted(READINGS, key=len, reverse=True)
                         if f"void_in_hokum={r}" in o.readings), "none")

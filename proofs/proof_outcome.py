@@ -23,7 +23,7 @@ Z3_TIMEOUT_MS = 20_000
 
 
 @dataclass
-class Outcome:
+class ProofOutcome:
     """One invariant under one contract and one choice of readings."""
 
     check: str  # short id, e.g. "deck-bunts"
@@ -160,7 +160,7 @@ def timed() -> Iterator[Callable[[], float]]:
 
 
 def guarded(check: str, title: str, contract: str, readings: str,
-            body: Callable[[], Outcome]) -> Outcome:
+            body: Callable[[], ProofOutcome]) -> ProofOutcome:
     """Run one check; a missing rule or an untranslatable construct is reported, not raised."""
     start = time.perf_counter()
     try:
@@ -168,12 +168,12 @@ def guarded(check: str, title: str, contract: str, readings: str,
         outcome.seconds = time.perf_counter() - start
         return outcome
     except Missing as err:
-        return Outcome(check, title, contract, readings, "not-checked", "-",
+        return ProofOutcome(check, title, contract, readings, "not-checked", "-",
                        time.perf_counter() - start, str(err))
     except TranslationError as err:
-        return Outcome(check, title, contract, readings, "error", "z3",
+        return ProofOutcome(check, title, contract, readings, "error", "z3",
                        time.perf_counter() - start, str(err))
     except (z3.Z3Exception, KeyError, ValueError, AssertionError, StopIteration) as err:
-        return Outcome(check, title, contract, readings, "error", "z3",
+        return ProofOutcome(check, title, contract, readings, "error", "z3",
                        time.perf_counter() - start,
                        f"internal error of the check: {type(err).__name__}: {err}")
