@@ -1,37 +1,45 @@
 """The `baloot` command: one entry point, one subcommand per job.
 
-Each area of the project registers its own subcommands: a module listed in
-`COMMAND_MODULES` has a `register(subparsers)` function that adds its
-subcommands, each with `set_defaults(run=...)`, a function from the parsed
-arguments to an exit status.
+The whole command tree is put together here, in `build_parser`: each room adds
+its subcommands with a `register` function, each subcommand with
+`set_defaults(run=...)`, a function from the parsed arguments to an exit
+status. `baloot conform`'s own `register` returns the group of its
+subcommands, to which the adapter, the pack tools and the mutants add theirs.
+
+Building the tree loads neither lark, z3 nor black: a room whose work needs
+them (the spec's parser, the generator, the prover) imports that inside the
+`run` function of the subcommand, so `baloot conform` runs without them.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import json
 import signal
 import sys
 import threading
+from importlib import metadata
 
-COMMAND_MODULES = (
-    "baloot.grammar.commands",  # baloot spec check | trace | show
-    "baloot.conformance.commands",  # baloot conform [lint | adapter]
-    "baloot.proofs.commands",  # baloot verify | explore
-    "baloot.conformance.suite",  # baloot suite
-    "baloot.conformance.mutants.commands",  # baloot conform mutants
-    "baloot.conformance.fuzz.commands",  # baloot fuzz
-)
+from baloot.conformance import suite
+from baloot.conformance.adapters import command as adapter_command
+from baloot.conformance.fuzz import commands as fuzz_commands
+from baloot.conformance.harness import conform_command
+from baloot.conformance.harness.engine_process import PROTOCOL_VERSION
+from baloot.conformance.harness.pack import default_pack_folder
+from baloot.conformance.harness.spec_register import RegisterFileError
+from baloot.conformance.mutants import commands as mutants_commands
+from baloot.conformance.pack_tools import commands as pack_tools_commands
+from baloot.grammar import commands as grammar_commands
+from baloot.proofs import commands as proofs_commands
+
+# Exit status of a run stopped by Ctrl-C or SIGTERM, as a shell reports it.
+INTERRUPTED = 130
+# Exit status when the project's own data (the spec register) cannot be read.
+BROKEN_INSTALL = 2
 
 
 def version_text() -> str:
     """The distribution's version, the built-in case pack's and the protocol's."""
-    import json
-    from importlib import metadata
-
-    from baloot.conformance.harness.engine_process import PROTOCOL_VERSION
-    from baloot.conformance.harness.pack import default_pack_folder
-
     try:
         package = metadata.version("baloot-conformance")
     except metadata.PackageNotFoundError:
@@ -51,8 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=version_text())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module_name in COMMAND_MODULES:
-        importlib.import_module(module_name).register(subparsers)
+    grammar_commands.register(subparsers)  # baloot spec check | trace | show | render; gen
+    conform = conform_command.register(subparsers)  # baloot conform [lint]
+    adapter_command.register(conform)  # baloot conform adapter
+    pack_tools_commands.register(conform)  # baloot conform coverage | golden | pins | ...
+    mutants_commands.register(conform)  # baloot conform mutants
+    proofs_commands.register(subparsers)  # baloot verify | explore
+    suite.register(subparsers, main)  # baloot suite
+    fuzz_commands.register(subparsers)  # baloot fuzz
     return parser
 
 
@@ -67,7 +81,10 @@ def main(argv: list[str] | None = None) -> int:
         status: int = args.run(args)
     except KeyboardInterrupt:  # Ctrl-C outside a run that writes its partial report
         print("baloot: interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
+    except RegisterFileError as exc:  # the register `baloot gen` writes is missing or broken
+        print(f"baloot: {exc}", file=sys.stderr)
+        return BROKEN_INSTALL
     finally:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, previous)

@@ -10,15 +10,18 @@ every step, and exits 1 if any failed.
 from __future__ import annotations
 
 import argparse
+import functools
 import shlex
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from rich.table import Table
 
 from baloot.conformance.harness.engine_process import REFERENCE_ARGV
+from baloot.conformance.harness.spec_register import RegisterFileError
 from baloot.conformance.harness.terminal import console as make_console
+from baloot.conformance.harness.variants import load_register
 
 REFERENCE_ENGINE = shlex.join(REFERENCE_ARGV)
 
@@ -48,31 +51,33 @@ def steps(profiles: tuple[str, ...]) -> list[Step]:
     return found
 
 
-def register(subparsers: Any) -> None:
+# The `baloot` command itself, as the suite runs each step: argv -> exit status.
+Command = Callable[[list[str]], int]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+             command: Command) -> None:
+    """Add `baloot suite`, whose steps run through `command` (the root `baloot` main)."""
     suite = subparsers.add_parser(
         "suite", help="check the spec, prove the invariants, run the pack; print a summary",
         description="The main job: every check of the project against the reference engine.")
     suite.add_argument("--profile", action="append", default=[],
                        help="run the pack under this profile (repeatable; default: every profile)")
-    suite.set_defaults(run=run_suite)
+    suite.set_defaults(run=functools.partial(run_suite, command=command))
 
 
-def run_suite(args: argparse.Namespace) -> int:
-    from baloot.conformance.cli import main
-    from baloot.grammar.errors import SpecError
-    from baloot.grammar.parser import load_spec
-
+def run_suite(args: argparse.Namespace, command: Command) -> int:
     console = make_console()
     try:
-        profiles = tuple(args.profile) or tuple(p.name for p in load_spec().profiles)
-    except SpecError:
-        profiles = ("literal",)  # the spec step below reports what is wrong
+        profiles = tuple(args.profile) or tuple(load_register().profiles)
+    except RegisterFileError:
+        profiles = ("literal",)  # the generated-code step below reports what is wrong
     results: list[tuple[Step, int, float]] = []
     for step in steps(profiles):
         console.rule(f"[bold]{step.title}[/bold]  (baloot {' '.join(step.argv)})")
         started = time.perf_counter()
         try:
-            status = main(list(step.argv))
+            status = command(list(step.argv))
         except SystemExit as exit_:  # argparse and commands that exit
             status = exit_.code if isinstance(exit_.code, int) else 1
         except Exception as err:  # a step that breaks must not hide the others' results

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 
 from baloot.grammar import model as m
+from baloot.grammar.analysis import analyse
 from baloot.grammar.errors import SpecError, SpecProblem
 from baloot.grammar.walk import children, walk_body
 
@@ -101,6 +102,7 @@ class _Checker:
         for v in self.spec.variants:
             named += [(v.name, v.pos), *((r.name, r.pos) for r in v.readings)]
         named += [(p.name, p.pos) for p in self.spec.profiles]
+        named += [(h.tool, h.pos) for h in self.spec.hooks]
         for name, pos in named:
             if name in words:
                 self.problem(pos, f"'{name}' is a word of the language, not a name",
@@ -253,6 +255,21 @@ class _Checker:
             if unset:
                 self.problem(p.pos, f"profile '{p.name}' leaves unset: {', '.join(unset)}",
                              "one reading chosen for every variant")
+
+    # -- hooks --------------------------------------------------------------------------
+
+    def check_hooks(self) -> None:
+        """Each tool hooked once, each part once, and every rule named a rule of the spec."""
+        self.check_unique(((h.tool, h.pos) for h in self.spec.hooks), "hooks of a tool")
+        rules = {r.name for r in self.spec.rules}
+        for h in self.spec.hooks:
+            self.check_unique(((b.part, b.pos) for b in h.bindings), f"part of {h.tool}")
+            for b in h.bindings:
+                if b.rule not in rules:
+                    self.problem(b.rule_pos, f"{h.tool} hooks into '{b.rule}', which is not a "
+                                 "rule of the spec",
+                                 f"the name of a declared rule (the rule playing {b.part} "
+                                 "renamed or removed?)")
 
     # -- rules --------------------------------------------------------------------------
 
@@ -424,5 +441,9 @@ def check_spec(spec: m.Spec, *, coverage: bool = True) -> None:
     checker.check_data()
     checker.check_variants()
     checker.check_rules()
+    checker.check_hooks()
+    if not checker.problems:  # names resolve: the types can be worked out
+        for pos, message, expected in analyse(spec).problems:
+            checker.problem(pos, message, expected)
     if checker.problems:
         raise SpecError(checker.problems)

@@ -10,8 +10,16 @@ from rich.console import Console
 from rich.table import Table
 
 from baloot.grammar import model as m
+from baloot.grammar.analysis import variants_used
 from baloot.grammar.errors import SpecError
-from baloot.grammar.parser import load_spec
+from baloot.grammar.register_data import (
+    REGISTER_FILE,
+    default_register_folder,
+    register_differences,
+    register_text,
+    write_register,
+)
+from baloot.grammar.render.command import add_render_command
 from baloot.grammar.render.source import Sources
 
 
@@ -32,14 +40,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_folder(show)
     show.set_defaults(run=run_show)
 
-    from baloot.grammar.render.command import add_render_command
-
     add_render_command(spec_commands)  # baloot spec render
 
     gen = subparsers.add_parser("gen", help="generate the reference engine from the spec")
     _add_folder(gen)
     gen.add_argument("--out", type=Path, default=None,
-                     help="the folder to write (default: the project's reference_impl/)")
+                     help="the folder to write, the spec register included (default: the "
+                     "project's reference_impl/, and conformance/cases/ for the register)")
     gen.add_argument("--check", action="store_true",
                      help="write nothing; exit 1 if the checked-in code differs from the spec's")
     gen.set_defaults(run=run_gen)
@@ -51,6 +58,8 @@ def _add_folder(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace, *, coverage: bool = True) -> m.Spec | None:
+    from baloot.grammar.parser import load_spec  # lark: only the commands that parse load it
+
     try:
         return load_spec(args.spec, coverage=coverage)
     except SpecError as err:
@@ -140,37 +149,29 @@ def describe(spec: m.Spec, decl: m.Cited) -> str:
     return "\n".join(lines)
 
 
-def variants_used(body: tuple[m.Stmt, ...]) -> list[str]:
-    """The variants a rule body reads, directly, in order of first use."""
-    from baloot.grammar.walk import walk_body
-
-    found: list[str] = []
-    for node in walk_body(body):
-        name = node.variant if isinstance(node, m.Choose | m.Reads) else None
-        if name is not None and name not in found:
-            found.append(name)
-    return found
-
-
 def run_gen(args: argparse.Namespace) -> int:
-    from baloot.grammar import generate
+    from baloot.grammar import generate  # black: formats the generated code
 
     spec = _load(args)
     if spec is None:
         return 1
     out_dir = args.out or generate.default_out_dir()
     files = generate.generate(spec)
+    register = (args.out or default_register_folder()) / REGISTER_FILE
     if args.check:
         report = generate.differences(out_dir, files)
+        report += register_differences(register, register_text(spec))
         for item in report:
             print(item, file=sys.stderr)
         if report:
-            print(f"baloot gen --check: {len(report)} generated file(s) out of date in {out_dir}; "
-                  "run `baloot gen`", file=sys.stderr)
+            print(f"baloot gen --check: {len(report)} generated file(s) out of date in {out_dir} "
+                  f"and {register}; run `baloot gen`", file=sys.stderr)
             return 1
-        print(f"generated code up to date: {len(files)} files in {out_dir}")
+        print(f"generated code up to date: {len(files)} files in {out_dir}, and {register}")
         return 0
     changed = generate.write(out_dir, files)
     names = ", ".join(changed) or "none"
     print(f"wrote {len(changed)} of {len(files)} files in {out_dir}: {names}")
+    if write_register(register, register_text(spec)):
+        print(f"wrote {register}")
     return 0

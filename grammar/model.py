@@ -452,8 +452,32 @@ class Profile:
         return {p.variant: p.reading for p in self.picks}
 
 
+@dataclass(frozen=True)
+class HookBinding:
+    """One part a tool plays, and the rule of the spec that plays it."""
+
+    part: str
+    rule: str
+    pos: Pos
+    rule_pos: Pos
+
+
+@dataclass(frozen=True)
+class Hooks:
+    """The rules a tool of the project reaches by name (`hooks verify { ... }`).
+
+    The generator, the runtime and the proofs call these rules; declared here,
+    a renamed or missing rule is an error of `baloot spec check`, at its spot.
+    """
+
+    tool: str
+    doc: str
+    bindings: tuple[HookBinding, ...]
+    pos: Pos
+
+
 Decl: TypeAlias = (
-    Clause | Enum | Record | Order | Table | Const | Rule | Machine | Variant | Profile
+    Clause | Enum | Record | Order | Table | Const | Rule | Machine | Variant | Profile | Hooks
 )
 Cited: TypeAlias = Enum | Record | Order | Table | Const | Rule | Machine | Variant
 
@@ -474,6 +498,7 @@ class Spec:
     machines: tuple[Machine, ...] = ()  # each also listed in `enums`, as an enum of its states
     variants: tuple[Variant, ...] = ()
     profiles: tuple[Profile, ...] = ()
+    hooks: tuple[Hooks, ...] = ()
 
     # -- lookups, for the consumers of the model --------------------------------
 

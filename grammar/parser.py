@@ -253,6 +253,17 @@ class _ToModel(Transformer[Token, Any]):
         name, doc, *picks = children
         return m.Profile(str(name), doc, tuple(picks), self._tok(name))
 
+    @v_args(meta=True)
+    def hooks(self, meta: Meta, children: list[Any]) -> m.Hooks:
+        tool, doc, *bindings = children
+        return m.Hooks(str(tool), doc, tuple(bindings), self._tok(tool))
+
+    def hook(self, children: list[Token | None]) -> m.HookBinding:
+        part, rule = children[0], children[1] if len(children) > 1 else None
+        assert isinstance(part, Token)
+        named = rule if rule is not None else part
+        return m.HookBinding(str(part), str(named), self._tok(part), self._tok(named))
+
     def pick(self, children: list[Token]) -> m.Pick:
         return m.Pick(str(children[0]), str(children[1]), self._tok(children[0]),
                       self._tok(children[1]))
@@ -534,7 +545,7 @@ def assemble(decls: Iterable[m.Decl], sources: Iterable[tuple[str, str]]) -> m.S
         files=tuple(f for f, _ in sources), sources=sources, clauses=of(m.Clause),
         enums=of(m.Enum) + tuple(mc.as_enum() for mc in machines), records=of(m.Record),
         orders=of(m.Order), tables=of(m.Table), consts=of(m.Const), rules=of(m.Rule),
-        machines=machines, variants=of(m.Variant), profiles=of(m.Profile),
+        machines=machines, variants=of(m.Variant), profiles=of(m.Profile), hooks=of(m.Hooks),
     )
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from baloot.grammar import model as m
+from baloot.grammar.analysis import Analysis, ListOf, Maybe, Simple, Type, type_of_declared
 
 # Python precedence, low to high, for the operators the rule language has.
 PRECEDENCE = {
@@ -61,6 +62,10 @@ class Context:
     rule_name: str = ""
     clauses: tuple[str, ...] = ()
     module_names: frozenset[str] = frozenset()
+    # the types of the spec's expressions: with them, an optional value where the rules
+    # need a value is written `known(x)`, which mypy reads as present (and which fails
+    # when the value is none); without them, nothing is marked
+    analysis: Analysis | None = None
 
 
 class Emitter:
@@ -111,7 +116,9 @@ class Emitter:
         if isinstance(s, m.Let):
             return [f"{indent}{self.local(s.name)} = {self.expr(s.value, scope)}"]
         if isinstance(s, m.Return):
-            return [f"{indent}return {self.expr(s.value, scope)}"]
+            returns = type_of_declared(self.spec.rule(self.ctx.rule_name).returns) \
+                if self.ctx.analysis is not None else None
+            return [f"{indent}return {self.given(s.value, scope, returns)}"]
         if isinstance(s, m.Require):
             clauses = ", ".join(py_str(c) for c in self.ctx.clauses)
             condition = self.expr(m.UnaryOp("not", s.condition, s.pos), scope)
@@ -134,22 +141,18 @@ class Emitter:
         return self.choose(s, indent, scope)
 
     def choose(self, s: m.Choose, indent: str, scope: set[str]) -> list[str]:
-        """One branch per reading; the last case is the `else`, named in a comment."""
+        """One branch per reading; a reading no case names raises `UnknownReading`."""
         lines: list[str] = []
         subject = f"readings.{s.variant}"
         for i, case in enumerate(s.cases):
-            last = i == len(s.cases) - 1
             if len(case.readings) == 1:
                 test = f"{subject} == {py_str(case.readings[0])}"
             else:
                 test = f"{subject} in ({', '.join(py_str(r) for r in case.readings)})"
-            if i == 0:
-                lines.append(f"{indent}if {test}:")
-            elif last:
-                lines.append(f"{indent}else:  # {test}")
-            else:
-                lines.append(f"{indent}elif {test}:")
+            lines.append(f"{indent}{'if' if i == 0 else 'elif'} {test}:")
             lines.extend(self.block(case.body, indent + "    ", scope))
+        lines += [f"{indent}else:",
+                  f"{indent}    raise UnknownReading({py_str(s.variant)}, {subject})"]
         return lines
 
     # -- expressions ----------------------------------------------------------------------
@@ -157,6 +160,30 @@ class Emitter:
     def expr(self, e: m.Expr, scope: set[str], min_prec: int = 0) -> str:
         text, prec = self._expr(e, scope)
         return f"({text})" if prec < min_prec else text
+
+    def type_of(self, e: m.Expr) -> Type | None:
+        return self.ctx.analysis.type_of(e) if self.ctx.analysis is not None else None
+
+    def present(self, e: m.Expr, scope: set[str], min_prec: int = 0) -> str:
+        """An expression whose value the rules need: an optional one is `known(...)`."""
+        if isinstance(self.type_of(e), Maybe):
+            return f"known({self.expr(e, scope)})"
+        return self.expr(e, scope, min_prec)
+
+    def given(self, e: m.Expr, scope: set[str], wanted: Type | None,
+              min_prec: int = 0) -> str:
+        """An expression given where a value of type `wanted` is expected (an argument,
+        a field, a result): an optional value where a present one is wanted is marked."""
+        if wanted is not None and not isinstance(wanted, Maybe):
+            return self.present(e, scope, min_prec)
+        return self.expr(e, scope, min_prec)
+
+    def iterable(self, e: m.Expr, scope: set[str], min_prec: int) -> str:
+        """What a comprehension runs over, or the list `in` looks into: `range(a, b)`
+        as it stands (elsewhere it is a list, `list(range(a, b))`)."""
+        if isinstance(e, m.Call) and isinstance(e.func, m.Name) and e.func.name == "range":
+            return self.builtin_call(e, scope)
+        return self.present(e, scope, min_prec)
 
     def _expr(self, e: m.Expr, scope: set[str]) -> tuple[str, int]:
         atom = PRECEDENCE["atom"]
@@ -187,21 +214,23 @@ class Emitter:
                 # a comparison under `not` keeps its brackets, for the reader
                 operand = self.expr(e.operand, scope, PRECEDENCE["atom"])
                 return f"not {operand}", PRECEDENCE["not"]
-            return f"-{self.expr(e.operand, scope, PRECEDENCE['neg'])}", PRECEDENCE["neg"]
+            return f"-{self.present(e.operand, scope, PRECEDENCE['neg'])}", PRECEDENCE["neg"]
         if isinstance(e, m.IfExpr):
             cond = self.expr(e.condition, scope, PRECEDENCE["or"])
             then = self.expr(e.then, scope, PRECEDENCE["or"])
             otherwise = self.expr(e.otherwise, scope, PRECEDENCE["if"])
             return f"{then} if {cond} else {otherwise}", PRECEDENCE["if"]
         if isinstance(e, m.FieldOf):
-            return f"{self.expr(e.base, scope, atom)}.{e.field}", atom
+            return f"{self.present(e.base, scope, atom)}.{e.field}", atom
         if isinstance(e, m.Index):
-            return f"{self.expr(e.base, scope, atom)}[{self.expr(e.key, scope)}]", atom
+            return f"{self.present(e.base, scope, atom)}[{self.present(e.key, scope)}]", atom
         if isinstance(e, m.Call):
             return self.call(e, scope), atom
         # m.WithUpdate
-        updates = ", ".join(f"{u.name}={self.expr(u.value, scope)}" for u in e.updates)
-        return f"replace({self.expr(e.base, scope)}, {updates})", atom
+        fields = self.field_types(self.type_of(e))
+        updates = ", ".join(f"{u.name}={self.given(u.value, scope, fields.get(u.name))}"
+                            for u in e.updates)
+        return f"replace({self.present(e.base, scope)}, {updates})", atom
 
     def name(self, name: str, scope: set[str]) -> str:
         if name in scope:
@@ -220,12 +249,21 @@ class Emitter:
         if e.op in ("==", "!=") and isinstance(e.right, m.NoneLit):  # `x is None`, as Python has it
             op = "is" if e.op == "==" else "is not"
             return f"{self.expr(e.left, scope, prec + 1)} {op} None", prec
-        if e.op in COMPARISONS:
+        if e.op in ("==", "!="):
             left = self.expr(e.left, scope, prec + 1)
             right = self.expr(e.right, scope, prec + 1)
-        else:  # left-associative: a right operand of the same precedence needs brackets
+        elif e.op in ("in", "not in"):
+            left = self.expr(e.left, scope, prec + 1)
+            right = self.iterable(e.right, scope, prec + 1)
+        elif e.op in COMPARISONS:
+            left = self.present(e.left, scope, prec + 1)
+            right = self.present(e.right, scope, prec + 1)
+        elif e.op in ("and", "or"):
             left = self.expr(e.left, scope, prec)
             right = self.expr(e.right, scope, prec + 1)
+        else:  # left-associative: a right operand of the same precedence needs brackets
+            left = self.present(e.left, scope, prec)
+            right = self.present(e.right, scope, prec + 1)
         return f"{left} {e.op} {right}", prec
 
     def comprehension(self, e: m.Comprehension, scope: set[str]) -> str:
@@ -233,21 +271,45 @@ class Emitter:
         parts: list[str] = []
         for clause in e.clauses:
             if isinstance(clause, m.CompFor):
-                iterable = self.expr(clause.iterable, inner, PRECEDENCE["or"])
+                iterable = self.iterable(clause.iterable, inner, PRECEDENCE["or"])
                 inner.add(clause.target)
                 parts.append(f"for {self.local(clause.target)} in {iterable}")
             else:
                 parts.append(f"if {self.expr(clause.condition, inner, PRECEDENCE['or'])}")
         return f"[{self.expr(e.element, inner)} {' '.join(parts)}]"
 
+    def field_types(self, t: Type | None) -> dict[str, Type]:
+        """The declared types of a record type's fields (none when the type is unknown)."""
+        if t is None or isinstance(t, Maybe | ListOf):
+            return {}
+        record = next((r for r in self.spec.records if r.name == t.name), None)
+        return {f.name: type_of_declared(f.type) for f in record.fields} if record else {}
+
     def call(self, e: m.Call, scope: set[str]) -> str:
         assert isinstance(e.func, m.Name)
         name = e.func.name
-        args = [self.expr(a, scope) for a in e.args]
-        args += [f"{kw.name}={self.expr(kw.value, scope)}" for kw in e.kwargs]
         kind = self.kinds.get(name)
         if kind == "rule":
+            rule = self.spec.rule(name)
+            wanted: list[Type | None] = [type_of_declared(p.type) for p in rule.params]
+            args = [self.given(a, scope, w) for a, w in zip(e.args, wanted, strict=False)]
             if self.ctx.needs_readings(name):
                 args.insert(0, "readings")
             return f"{self.ctx.rule_ref(name)}({', '.join(args)})"
+        if kind == "record":
+            fields = self.field_types(Simple(name))
+            args = [f"{kw.name}={self.given(kw.value, scope, fields.get(kw.name))}"
+                    for kw in e.kwargs]
+            return f"{name}({', '.join(args)})"
+        if name == "range":
+            return f"list({self.builtin_call(e, scope)})"
+        return self.builtin_call(e, scope)
+
+    def builtin_call(self, e: m.Call, scope: set[str]) -> str:
+        """A built-in function: its list (and number) arguments are needed values; the
+        item `remove` and `index_of` look for may be none."""
+        assert isinstance(e.func, m.Name)
+        name = e.func.name
+        args = [self.present(a, scope) if i == 0 or name not in RUNTIME_BUILTINS
+                else self.expr(a, scope) for i, a in enumerate(e.args)]
         return f"{name}({', '.join(args)})"

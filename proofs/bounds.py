@@ -37,7 +37,7 @@ from baloot.proofs.invariants import (
     trump_value,
 )
 from baloot.proofs.projects import Declarations, _baloot_value, _maximize, _value, member_like
-from baloot.proofs.proof_outcome import Missing, ProofOutcome, guarded, need_rule
+from baloot.proofs.proof_outcome import Z3_RLIMIT, GaveUp, Missing, ProofOutcome, guarded, need_rule
 from baloot.proofs.symbolic import FALSE, TRUE, SList, SOpt, SRecord, Translator, Universe, Value
 
 _PER_HAND: dict[tuple[bool, tuple[tuple[str, str], ...]], int] = {}
@@ -59,7 +59,7 @@ def largest_per_hand(spec: m.Spec, c: Contract, readings: dict[str, str]) -> int
             total = total + _baloot_value(spec, t, c, d)
         best = _maximize(total, d.constraints)
         if best is None:
-            raise Missing("z3 found no largest project value in time")
+            raise GaveUp("no largest project value within the resource bound")
         _PER_HAND[key] = best[0]
     return _PER_HAND[key]
 
@@ -208,11 +208,13 @@ def _multiplier(spec: m.Spec, u: Universe, level: Value) -> z3.ArithRef:
 
 def _optimum(value: z3.ArithRef, cons: list[z3.BoolRef], maximize: bool) -> str:
     opt = z3.Optimize()
-    opt.set("timeout", 20_000)
+    opt.set("rlimit", Z3_RLIMIT)
     opt.add(*cons)
     h = opt.maximize(value) if maximize else opt.minimize(value)
-    if opt.check() != z3.sat:
-        return "?"
+    answer = opt.check()
+    if answer != z3.sat:
+        raise GaveUp(f"no {'maximum' if maximize else 'minimum'} ({answer}: "
+                     f"{opt.reason_unknown()})")
     got = opt.upper(h) if maximize else opt.lower(h)
     return str(got)
 

@@ -20,6 +20,7 @@ from baloot.proofs.proof_outcome import (
     ProofOutcome,
     format_example,
     guarded,
+    hooked_rule,
     need_const,
     need_rule,
     prove,
@@ -99,10 +100,11 @@ Check = Callable[[m.Spec], Iterator[ProofOutcome]]
 
 def _deck_total(t: Translator, spec: m.Spec, c: Contract) -> z3.ArithRef:
     trump = trump_value(t.u, c)
-    if any(r.name == "deck_bunts" for r in spec.rules):
-        value = t.call("deck_bunts", [trump]).value
+    deck_bunts = hooked_rule(spec, "deck_bunts")
+    if deck_bunts is not None:
+        value = t.call(deck_bunts, [trump]).value
     else:
-        value_rule = need_rule(spec, "card_value", "card_bunts")
+        value_rule = need_rule(spec, "card_value")
         deck = t.call(need_rule(spec, "full_deck"), []).value
         assert isinstance(deck, SList)
         value = z3.Sum(*[z3.If(g, t.call(value_rule, [card, trump]).value, 0)
@@ -228,7 +230,7 @@ def check_order_values_agree(spec: m.Spec) -> Iterator[ProofOutcome]:
             u = Universe(spec)
             t = Translator(spec, universe=u)
             strength_rule = need_rule(spec, "trick_strength")
-            value_rule = need_rule(spec, "card_value", "card_bunts")
+            value_rule = need_rule(spec, "card_value")
             cons: list[z3.BoolRef] = []
             a, b = _card(u, "a", cons), _card(u, "b", cons)
             trump = trump_value(u, c)
@@ -304,7 +306,7 @@ def check_trick_winner(spec: m.Spec) -> Iterator[ProofOutcome]:
 
 def _plays(spec: m.Spec, u: Universe, cards: list[SRecord]) -> SList:
     """Four plays by seats 0..3 in order, as the `plays` argument of trick_winner."""
-    rule = spec.rule("trick_winner")
+    rule = spec.rule(need_rule(spec, "trick_winner"))
     param = rule.params[0].type
     if isinstance(param, m.ListType) and isinstance(param.item, m.PlainType) \
             and param.item.name != "Card":
@@ -331,10 +333,6 @@ CHECKS: list[tuple[str, Check]] = [
     ("rank-vs-value", check_order_values_agree),
     ("trick-winner", check_trick_winner),
 ]
-
-
-def reached(spec: m.Spec, rules: list[str]) -> list[str]:
-    return variants_reached(spec, rules)
 
 
 # ------------------------------------------------------------ readings ----
@@ -405,8 +403,9 @@ def mode_member(spec: m.Spec, c: Contract) -> Value:
 def round_total(t: Translator, spec: m.Spec, c: Contract) -> z3.ArithRef:
     """All the bunts of a round (cards and last trick), from the spec."""
     trump = trump_value(t.u, c)
-    if any(r.name == "round_bunts" for r in spec.rules):
-        v = t.call("round_bunts", [trump]).value
+    round_bunts = hooked_rule(spec, "round_bunts")
+    if round_bunts is not None:
+        v = t.call(round_bunts, [trump]).value
         assert isinstance(v, z3.ArithRef)
         return v
     bonus = need_const(spec, "last_trick_bonus", citing="SCORE.2")

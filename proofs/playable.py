@@ -27,7 +27,7 @@ from collections.abc import Iterator
 import z3
 
 from baloot.grammar import model as m
-from baloot.proofs.explore import LIST_BOUND
+from baloot.proofs.explore_symbolic import LIST_BOUND
 from baloot.proofs.invariants import (
     Contract,
     ReadingChoice,

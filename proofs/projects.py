@@ -30,6 +30,7 @@ from baloot.proofs.invariants import (
     trump_value,
 )
 from baloot.proofs.proof_outcome import (
+    Z3_RLIMIT,
     Missing,
     Proof,
     ProofOutcome,
@@ -251,12 +252,16 @@ def check_largest_projects(spec: m.Spec, mode: str | None = None) -> Iterator[Pr
                 seconds = time.perf_counter() - start
                 if best is None:
                     return ProofOutcome(cid, title, label, choice.label, "error", "z3 (optimize)",
-                                   seconds, "z3 found no maximum in time")
+                                   seconds, "z3 found no maximum within its resource bound")
                 value, model = best
                 _PER_HAND_CACHE[(c.hokum, tuple(sorted(choice.readings.items())))] = value
+                # The hand z3 shows is one of several that reach the maximum, and which one
+                # depends on the queries its solver answered before: it goes with the
+                # outcome (the console, --json), not into the stored detail.
                 shown = {"hand": u.decode(model, d.hand.list)}
                 return ProofOutcome(cid, title, label, choice.label, "proven", "z3 (optimize)",
-                               seconds, f"largest {value}: {format_example(shown)}")
+                                    seconds, f"largest {value}",
+                                    example=format_example(shown))
 
             yield guarded(cid, title, label, choice.label, body)
 
@@ -319,7 +324,7 @@ def _baloot_value(spec: m.Spec, t: Translator, c: Contract, d: Declarations) -> 
 def _maximize(total: z3.ArithRef, constraints: list[z3.BoolRef]
               ) -> tuple[int, z3.ModelRef] | None:
     opt = z3.Optimize()
-    opt.set("timeout", 20_000)
+    opt.set("rlimit", Z3_RLIMIT)
     opt.add(*constraints)
     handle = opt.maximize(total)
     if opt.check() != z3.sat:

@@ -11,15 +11,19 @@ from typing import Literal
 import z3
 
 from baloot.grammar import model as m
-from baloot.grammar.walk import called_rules, walk_body
+from baloot.grammar.analysis import analyse, hook_rule
 from baloot.proofs.symbolic import TranslationError, Universe, Value
 
 # proven: z3 (or an exhaustive walk) covers every case; explored: no counterexample in
 # a bounded random exploration (not a proof); expected-refuted: a known defect of the
-# page, or a reading that contradicts the invariant by design.
-Status = Literal["proven", "explored", "refuted", "expected-refuted", "not-checked", "error"]
+# page, or a reading that contradicts the invariant by design; not-checked: the check
+# cannot run (a failure); skipped: left out on request (`verify --skip`).
+Status = Literal["proven", "explored", "refuted", "expected-refuted", "not-checked", "error",
+                 "skipped"]
 
-Z3_TIMEOUT_MS = 20_000
+# The most work one z3 query may do, in z3's resource count (deterministic, unlike a
+# time limit): a query that needs more is an error of the check, on every machine.
+Z3_RLIMIT = 400_000_000  # about 20 times the heaviest query of `baloot verify`
 
 
 @dataclass
@@ -35,11 +39,19 @@ class ProofOutcome:
     seconds: float
     detail: str = ""  # the figure proven, the counterexample, or why not checked
     counterexample: dict[str, object] = field(default_factory=dict)
+    example: str = ""  # one instance of the figure, shown but not stored (runs may differ)
+
+    @property
+    def shown_detail(self) -> str:
+        """The detail with the example of this run, for the console."""
+        return f"{self.detail}: {self.example}" if self.example else self.detail
 
     @property
     def failed(self) -> bool:
-        """A refutation nobody expected, or a crash: makes `verify` exit non-zero."""
-        return self.status in ("refuted", "error")
+        """A refutation nobody expected, a crash, or a check that could not run (a rule
+        it needs is missing): makes `verify` exit non-zero. Only `--skip` leaves a check
+        out without failing (status `skipped`)."""
+        return self.status in ("refuted", "error", "not-checked")
 
 
 @dataclass
@@ -53,11 +65,11 @@ class Proof:
 
 
 def prove(universe: Universe, claim: z3.BoolRef, assumptions: list[z3.BoolRef],
-          show: Mapping[str, Value], timeout_ms: int = Z3_TIMEOUT_MS) -> Proof:
+          show: Mapping[str, Value], rlimit: int = Z3_RLIMIT) -> Proof:
     """Prove `claim` under `assumptions`; on failure, decode `show` from the model."""
     start = time.perf_counter()
     solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver.set("rlimit", rlimit)
     solver.add(*assumptions)
     solver.add(z3.Not(claim))
     answer = solver.check()
@@ -72,7 +84,7 @@ def prove(universe: Universe, claim: z3.BoolRef, assumptions: list[z3.BoolRef],
 
 def find(universe: Universe, goal: z3.BoolRef, assumptions: list[z3.BoolRef],
          show: Mapping[str, Value], minimize: z3.ArithRef | None = None,
-         timeout_ms: int = Z3_TIMEOUT_MS) -> dict[str, object] | None:
+         rlimit: int = Z3_RLIMIT) -> dict[str, object] | None:
     """A model of `goal` (decoded), or None when there is none."""
     solver: z3.Solver | z3.Optimize
     if minimize is not None:
@@ -80,7 +92,7 @@ def find(universe: Universe, goal: z3.BoolRef, assumptions: list[z3.BoolRef],
         solver.minimize(minimize)
     else:
         solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
+    solver.set("rlimit", rlimit)
     solver.add(*assumptions, goal)
     if solver.check() != z3.sat:
         return None
@@ -109,13 +121,30 @@ class Missing(Exception):
     """Something a check needs is not (yet) in the spec."""
 
 
-def need_rule(spec: m.Spec, *names: str) -> str:
-    """The first of `names` the spec has as a rule, or `Missing`."""
-    have = {r.name for r in spec.rules}
-    for name in names:
-        if name in have:
-            return name
-    raise Missing(f"the spec has no rule {' or '.join(repr(n) for n in names)} (yet)")
+class GaveUp(Exception):
+    """z3 answered neither way within its resource bound (`Z3_RLIMIT`)."""
+
+
+VERIFY_HOOKS = "verify"  # the spec's `hooks verify { ... }`: the rules the proofs read
+
+
+def need_rule(spec: m.Spec, part: str) -> str:
+    """The rule the spec hooks into verify for `part` (`hooks verify { part = rule }`),
+    or `Missing`."""
+    rule = hook_rule(spec, VERIFY_HOOKS, part)
+    if rule is None:
+        raise Missing(f"the spec hooks no rule into {VERIFY_HOOKS} as {part!r} "
+                      f"(add it to `hooks {VERIFY_HOOKS}`)")
+    if not any(r.name == rule for r in spec.rules):
+        raise Missing(f"the spec hooks {rule!r} into {VERIFY_HOOKS} as {part!r}, but has "
+                      f"no rule {rule!r} (renamed or removed?)")
+    return rule
+
+
+def hooked_rule(spec: m.Spec, part: str) -> str | None:
+    """The rule hooked into verify for `part`, or None when the spec names none; a hooked
+    rule the spec does not have is `Missing`."""
+    return need_rule(spec, part) if hook_rule(spec, VERIFY_HOOKS, part) else None
 
 
 def need_const(spec: m.Spec, *names: str, citing: str | None = None) -> m.Const:
@@ -131,26 +160,9 @@ def need_const(spec: m.Spec, *names: str, citing: str | None = None) -> m.Const:
 
 
 def variants_reached(spec: m.Spec, rules: list[str]) -> list[str]:
-    """The variants a rule consults, directly or through the rules it calls."""
-    by_name = {r.name: r for r in spec.rules}
-    seen: set[str] = set()
-    found: list[str] = []
-    todo = list(rules)
-    while todo:
-        name = todo.pop()
-        if name in seen or name not in by_name:
-            continue
-        seen.add(name)
-        body = by_name[name].body
-        for node in walk_body(body):
-            v = node.variant if isinstance(node, m.Choose | m.Reads) else None
-            if v is not None:
-                v = spec.variant(v).name
-                if v not in found:
-                    found.append(v)
-        todo.extend(called_rules(body))
-    order = [v.name for v in spec.variants]
-    return sorted(found, key=order.index)
+    """The variants the rules consult, directly or through the rules they call
+    (`Analysis.variants_reached`), in the order the spec declares them."""
+    return list(analyse(spec).variants_reached(rules))
 
 
 @contextmanager
@@ -173,6 +185,9 @@ def guarded(check: str, title: str, contract: str, readings: str,
     except TranslationError as err:
         return ProofOutcome(check, title, contract, readings, "error", "z3",
                        time.perf_counter() - start, str(err))
+    except GaveUp as err:
+        return ProofOutcome(check, title, contract, readings, "error", "z3",
+                       time.perf_counter() - start, f"z3 gave up: {err}")
     except (z3.Z3Exception, KeyError, ValueError, AssertionError, StopIteration) as err:
         return ProofOutcome(check, title, contract, readings, "error", "z3",
                        time.perf_counter() - start,

@@ -1,8 +1,10 @@
-"""What generated rules use beyond plain Python: the illegal-action error and
-two list helpers of the rule language. Hand-written; no Baloot rule lives here."""
+"""What generated rules use beyond plain Python: the errors of the rule language
+(an illegal action, an unknown reading, a value that is none where the rules need
+one) and its list helpers. Hand-written; no Baloot rule lives here."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -19,13 +21,33 @@ class IllegalAction(Exception):
         super().__init__(f"{message} (rule {rule}; {', '.join(clauses)})")
 
 
+class UnknownReading(Exception):
+    """A `choose` met a reading its variant does not have."""
+
+    def __init__(self, variant: str, reading: str) -> None:
+        self.variant = variant
+        self.reading = reading
+        super().__init__(f"{reading!r} is not a reading of the variant {variant}")
+
+
+class NoValue(Exception):
+    """An optional value (`T?`) was none where the rules need a value."""
+
+
+def known(value: T | None) -> T:
+    """An optional value where the rules need one: the value itself, or `NoValue`."""
+    if value is None:
+        raise NoValue("a value the rules need is none")
+    return value
+
+
 def remove(items: list[T], item: T) -> list[T]:
     """The list without the first occurrence of `item` (the list itself is unchanged)."""
     position = items.index(item)
     return items[:position] + items[position + 1 :]
 
 
-def index_of(items: list[T], item: T) -> int:
+def index_of(items: Sequence[T], item: T) -> int:
     """The position of the first occurrence of `item`."""
     return items.index(item)
 

@@ -50,3 +50,13 @@ def test_conformance_runner_benchmark_runs(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert "streamed, one process" in out and "one process per case (first 2)" in out
     assert "targets:" in out and "not passed!" not in out  # every case passed, both ways
+
+
+def test_fuzz_throughput_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load("fuzz_throughput")
+    assert bench.main(["--seconds", "0.2", "--repeats", "1"]) == 0  # 1: a disagreement
+    out = capsys.readouterr().out
+    for row in ("fuzz, engine process", "fuzz, in-process engine", "engine alone, text"):
+        line = next(x for x in out.splitlines() if x.startswith(f"| {row}"))
+        assert float(line.split("|")[2]) > 0, line
+    assert "ratio fuzz/engine alone: engine process" in out

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import baloot.reference_impl
 from baloot.conformance.adapters.reference_adapter import Adapter
 from baloot.conformance.harness.engine_process import (
     ENGINE_ERROR,
@@ -28,6 +29,7 @@ from baloot.conformance.harness.engine_process import (
     EngineError,
     EngineProcess,
 )
+from baloot.reference_impl.readings import VARIANTS
 
 # How reports name the in-process engine where a subprocess has its command line.
 INPROCESS_ARGV = ["(in-process reference engine)"]
@@ -35,8 +37,6 @@ INPROCESS_ARGV = ["(in-process reference engine)"]
 
 def reference_readings() -> dict[str, list[str]]:
     """Every reading the reference engine implements, by variant (as its adapter declares)."""
-    from baloot.reference_impl.readings import VARIANTS
-
     return {name: list(readings) for name, readings in VARIANTS.items()}
 
 
@@ -46,7 +46,7 @@ class InProcessEngine(EngineProcess):
     def __init__(self, api: Any = None, readings: dict[str, list[str]] | None = None) -> None:
         super().__init__(INPROCESS_ARGV)
         if api is None:
-            import baloot.reference_impl as api
+            api = baloot.reference_impl
         self.api = api
         self.readings = readings if readings is not None else reference_readings()
         self._adapter: Adapter | None = None

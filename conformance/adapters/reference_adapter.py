@@ -22,17 +22,21 @@ protocol's fields and notation, and are the whole of the translation.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
+from collections.abc import Callable
 from typing import IO, Any, Protocol
 
+import baloot.reference_impl
 from baloot.conformance.harness import schemas
 from baloot.conformance.harness.engine_process import PROTOCOL_VERSION
 from baloot.conformance.harness.schemas import REQUEST_TYPES
 from baloot.conformance.harness.variants import load_register
 from baloot.reference_impl import definitions
 from baloot.reference_impl.notation import action_text, card_text
-from baloot.reference_impl.plain import from_plain
+from baloot.reference_impl.plain import from_plain, to_plain
+from baloot.reference_impl.readings import VARIANTS
 
 # ---------------------------------------------------------------------------
 # The translation layer: the engine's observation (the spec's `Game` record as
@@ -122,6 +126,127 @@ def result_fields(result: dict[str, Plain] | None) -> dict[str, Any] | None:
     return out
 
 
+# ---------------------------------------------------------------------------
+# The same translation read straight from the records (speed: a `state` reply
+# is asked for after every action). The rules never change a list in place,
+# they build a new one, so a field that is the same object as at the last
+# reply holds the same value and keeps its converted form: a reply costs what
+# changed since the last one, not the whole state. The replies share those
+# converted values; read them, do not change them.
+# ---------------------------------------------------------------------------
+
+_CARD_TEXTS: dict[Any, str] = {}  # card record -> text; one record per card (by identity)
+
+
+def card_of(record: Any) -> str:
+    """A `Card` record -> "10S" (the text the engine's notation writes)."""
+    text = _CARD_TEXTS.get(record)
+    if text is None:
+        text = _CARD_TEXTS[record] = f"{record.rank.value}{record.suit.value}"
+    return text
+
+
+def action_of(record: Any) -> str:
+    """An `Action` record -> its text; a record of another build of the engine (a mutant)
+    through its JSON values, as `action` reads them."""
+    if record.__class__ is definitions.Action:
+        text: str = action_text(record)
+        return text
+    return action(to_plain(record))
+
+
+def _call(record: Any) -> dict[str, Any]:
+    return {"seat": record.seat, "action": action_of(record.action)}
+
+
+def _project(record: Any) -> dict[str, Any]:
+    return {
+        "seat": record.seat,
+        "kind": record.kind.value,
+        "cards": [card_of(c) for c in record.cards],
+    }
+
+
+def _play(record: Any) -> dict[str, Any]:
+    return {"seat": record.seat, "card": card_of(record.card)}
+
+
+def _hand(records: list[Any]) -> list[str]:
+    return [card_of(c) for c in records]
+
+
+def _contract(record: Any) -> dict[str, Any] | None:
+    if record is None:
+        return None
+    trump = record.trump
+    return {
+        "kind": record.kind.value,
+        "trump": None if trump is None else trump.value,
+        "bidder": record.bidder,
+        "ashkal": record.ashkal,
+    }
+
+
+class _Items:
+    """A list field converted item by item, an item converted again only when it is another
+    object than the last list's item at its place (a new bid, the one hand that changed)."""
+
+    def __init__(self, convert: Callable[[Any], Any]) -> None:
+        self.convert = convert
+        self.items: list[Any] = []
+        self.converted: list[Any] = []
+
+    def __call__(self, items: list[Any]) -> list[Any]:
+        old, done, convert = self.items, self.converted, self.convert
+        kept = len(old)
+        out = [
+            done[i] if i < kept and item is old[i] else convert(item)
+            for i, item in enumerate(items)
+        ]
+        self.items, self.converted = list(items), out
+        return out
+
+
+class StateProjection:
+    """The protocol's `state` of one game (what `state_fields` makes of its observation),
+    each field converted again only when the record's field is another object, and a list
+    only in its items that are."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, tuple[Any, Any]] = {}  # field -> (the record's value, converted)
+        self._hands = _Items(_hand)
+        self._bids = _Items(_call)
+        self._raises = _Items(_call)
+        self._declarations = _Items(_project)
+        self._trick = _Items(_play)
+
+    def _field(self, name: str, value: Any, convert: Callable[[Any], Any]) -> Any:
+        known = self._seen.get(name)
+        if known is None or known[0] is not value:
+            known = self._seen[name] = (value, convert(value))
+        return known[1]
+
+    def state(self, game: Any) -> dict[str, Any]:
+        record = game.state
+        face_up = record.face_up
+        return {
+            "phase": game.phase,
+            "dealer": record.dealer,
+            "current_player": game.current_player,
+            "face_up": None if face_up is None else card_of(face_up),
+            "hands": self._field("hands", record.hands, self._hands),
+            "bids": self._field("bids", record.bids, self._bids),
+            "contract": self._field("contract", record.contract, _contract),
+            "raises": self._field("raises", record.raises, self._raises),
+            "multiplier": record.multiplier,
+            "locked": record.locked,
+            "declarations": self._field("declarations", record.declarations, self._declarations),
+            "trick": self._field("trick", record.trick, self._trick),
+            "trick_winners": list(record.trick_winners),
+            "totals": list(record.totals),
+        }
+
+
 class Adapter:
     """One protocol session around an engine API module (or any object with its functions)."""
 
@@ -133,6 +258,8 @@ class Adapter:
             name: list(v.readings) for name, v in load_register().variants.items()
         }
         self.last_type: str | None = None
+        self.projection = StateProjection()
+        self._result: tuple[Any, dict[str, Any] | None] = (None, None)  # (record, reply field)
 
     # --- one method per request type; each returns the reply's fields -------
 
@@ -144,6 +271,7 @@ class Adapter:
             "profile": "literal",
             # The reference engine is generated from the spec: every reading of every variant.
             "readings": self.readings,
+            "batch": True,  # it answers `batch` requests
         }
 
     def start(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -157,6 +285,7 @@ class Adapter:
         if setup.get("totals") is not None:
             kwargs["totals"] = setup["totals"]
         self.game = self.api.new_game(**kwargs)
+        self.projection = StateProjection()
         return {}
 
     def deal(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -185,15 +314,40 @@ class Adapter:
 
     def state(self, request: dict[str, Any]) -> dict[str, Any]:
         game = self._game()
-        observation = {
-            **game.observation(),
-            "phase": game.phase,
-            "current_player": game.current_player,
-        }
-        return {"state": state_fields(observation)}
+        if not _has_records(game):  # only `observation()`: all of it converted
+            observation = {
+                **game.observation(),
+                "phase": game.phase,
+                "current_player": game.current_player,
+            }
+            return {"state": state_fields(observation)}
+        # the same, from the records, converting only what changed
+        return {"state": self.projection.state(game)}
 
     def result(self, request: dict[str, Any]) -> dict[str, Any]:
-        return {"result": result_fields(self._game().round_result())}
+        game = self._game()
+        if not _has_records(game):
+            return {"result": result_fields(game.round_result())}
+        # the last round's result lasts a round: converted once, sent a fresh copy each time
+        record = game.state.last_result
+        if record is None:
+            return {"result": None}
+        if self._result[0] is not record:
+            self._result = (record, result_fields(game.round_result()))
+        converted = self._result[1]
+        return {"result": None if converted is None else dict(converted)}
+
+    def batch(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Each request of the batch answered in turn, as if it came alone (PROTOCOL.md)."""
+        requests = request["requests"]
+        if not isinstance(requests, list):
+            raise TypeError("batch: 'requests' is not a list")
+        return {"replies": [self._batched(r) for r in requests]}
+
+    def _batched(self, request: Any) -> dict[str, Any]:
+        if isinstance(request, dict) and request.get("type") in BATCHED_TYPES:
+            return self.answer(request)
+        return {"ok": False, "error": f"cannot batch {request!r}"}
 
     def bye(self, request: dict[str, Any]) -> dict[str, Any]:
         return {}
@@ -209,17 +363,33 @@ class Adapter:
         try:
             request = json.loads(line)
             seq = request["seq"]
+        except (ValueError, KeyError, TypeError) as exc:
+            return {"seq": _seq_of(line), "ok": False, "error": f"cannot read request: {exc!r}"}
+        return {"seq": seq, **self.answer(request)}
+
+    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The reply to one request (a JSON object already read), without its `seq`."""
+        try:
             self.last_type = request["type"]
-            if self.last_type not in REQUEST_TYPES:
+            if self.last_type not in (*REQUEST_TYPES, "batch"):
                 raise KeyError(f"unknown request type {self.last_type!r}")
             handler = getattr(self, self.last_type)
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            return {"seq": _seq_of(line), "ok": False, "error": f"cannot read request: {exc!r}"}
+        except (KeyError, TypeError, AttributeError) as exc:
+            return {"ok": False, "error": f"cannot read request: {exc!r}"}
         try:
             reply = handler(request)
         except Exception as exc:  # an engine bug: report it, keep serving
-            return {"seq": seq, "ok": False, "error": f"{type(exc).__name__}: {exc}"}
-        return {"seq": seq, "ok": True, **reply}
+            return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        return {"ok": True, **reply}
+
+
+def _has_records(game: Any) -> bool:
+    """Whether the game keeps its state as the spec's records (`game.state`, a `Game`)."""
+    return dataclasses.is_dataclass(getattr(game, "state", None))
+
+
+# What a `batch` may hold: every request but the handshake, the goodbye and batches.
+BATCHED_TYPES = ("start", "deal", "legal", "apply", "state", "result")
 
 
 def _seq_of(line: str) -> int | None:
@@ -262,11 +432,7 @@ def _type_of(line: str) -> Any:
 
 
 def main() -> int:
-    try:
-        import baloot.reference_impl as api
-    except ImportError as exc:
-        print(f"reference adapter: cannot import baloot.reference_impl: {exc}", file=sys.stderr)
-        return 2
+    api = baloot.reference_impl
     if not hasattr(api, "new_game"):
         print(
             "reference adapter: baloot.reference_impl has no new_game yet "
@@ -274,8 +440,6 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    from baloot.reference_impl.readings import VARIANTS
-
     return serve(api, sys.stdin, sys.stdout, {name: list(r) for name, r in VARIANTS.items()})
 
 

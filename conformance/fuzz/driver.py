@@ -4,8 +4,9 @@ A `Trial` pins everything a game needs: the profile and readings, the
 dealer, the running totals it starts from, one deck per deal, a list of
 choices, and the capabilities the engine declared. Replaying a trial plays
 the same game on both engines through the protocol (the reference
-in-process, through the reference adapter's request handler; the engine
-under test as a process): at each decision the choice picks one of the
+in-process, its adapter's handlers called directly; the engine under test as
+a process, each read asked once per state and, when it takes batches, sent
+with the action before it, `engine_side.py`): at each decision the choice picks one of the
 reference's legal actions that the engine has (sorted; `choice % len`;
 missing choices are 0), or, from `PROBE` up, an action the reference
 refuses, to check the engine refuses it too and leaves its state alone.
@@ -29,6 +30,15 @@ from typing import Any, Protocol
 
 from baloot.conformance.adapters.reference_adapter import Adapter
 from baloot.conformance.fuzz import limits
+from baloot.conformance.fuzz.engine_side import (
+    READS,
+    Diverged,
+    EngineSide,
+    Planner,
+    Replayer,
+    batches,
+    send_plan,
+)
 from baloot.conformance.fuzz.normal import (
     MISSING,
     action_key,
@@ -59,7 +69,9 @@ class Endpoint(Protocol):
 
 
 class ReferenceEndpoint:
-    """The reference engine, in-process, answering protocol requests."""
+    """The reference engine, in-process, answering protocol requests: the reference
+    adapter's handlers called with the request object, no JSON text either way. The
+    replies share parts with later replies (`StateProjection`): read, never change them."""
 
     def __init__(self, api: Any = None) -> None:
         if api is None:
@@ -67,11 +79,9 @@ class ReferenceEndpoint:
 
             api = baloot.reference_impl
         self.adapter = Adapter(api)
-        self.seq = 0
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        self.seq += 1
-        return self.adapter.handle(json.dumps({"seq": self.seq, **message}))
+        return self.adapter.answer(message)
 
 
 @dataclass(frozen=True)
@@ -263,7 +273,12 @@ class _Duel:
     """One replay of a trial: the reference and the engine, move by move."""
 
     def __init__(
-        self, trial: Trial, engine: EngineProcess, ref: Endpoint, start_timeout: float | None
+        self,
+        trial: Trial,
+        engine: EngineProcess,
+        ref: Endpoint,
+        start_timeout: float | None,
+        side: EngineSide | None = None,
     ) -> None:
         self.trial = trial
         self.caps = trial.capabilities
@@ -277,16 +292,25 @@ class _Duel:
         self.skipped: dict[str, set[int]] = {"bids": set(), "raises": set()}
         self.last_legal: dict[str, Any] | None = None
         self.last_state: dict[str, Any] | None = None
-        self.engine_state: dict[str, Any] = {}  # the engine's last state and legal set
+        self.engine_state: dict[str, Any] = {}  # the engine's last state and legal reply
         self.engine_legal: dict[str, Any] = {}
+        self.engine_side = side or EngineSide(engine)
+        self.unsent_state = limits.unsent_state_fields(self.caps)
+        self.unsent_result = limits.unsent_result_fields(self.caps)
+        self.ref_reads: dict[str, dict[str, Any]] = {}  # the reference's reads, this state
+        self.ref_change: dict[str, Any] = {}  # the reference's reply to the last change
 
     # -- the two engines --
 
-    def eut(self, message: dict[str, Any], phase: str) -> dict[str, Any]:
+    def eut(
+        self, message: dict[str, Any], phase: str, then: tuple[str, ...] = ()
+    ) -> dict[str, Any]:
+        """The engine's reply; `then`: the reads to send with a change (`EngineSide`)."""
         try:
             if not self.engine.running:
+                self.engine_side.forget()
                 start_engine(self.engine, self.start_timeout)
-            return self.engine.request(message)
+            return self.engine_side.request(message, then)
         except EngineError as exc:
             self.engine.kill()
             raise _Stop(
@@ -302,10 +326,36 @@ class _Duel:
             ) from None
 
     def ref_ok(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The reference's reply; a read is asked once per state, as of the engine."""
+        kind = message["type"]
+        if kind in READS and len(message) == 1:
+            known = self.ref_reads.get(kind)
+            if known is not None:
+                return known
+        else:
+            self.ref_reads.clear()
         reply = self.ref.request(message)
         if not reply.get("ok") and "error" in reply:
             raise RuntimeError(f"the reference engine failed on {message}: {reply['error']}")
+        if kind in READS:
+            self.ref_reads[kind] = reply
+        else:
+            self.ref_change = reply
         return reply
+
+    def as_reference(self, message: dict[str, Any]) -> dict[str, Any]:
+        """What an engine that agrees with the reference replies (`Planner`): to a change,
+        the reference's reply to the same change, made just before; to a read, its read."""
+        if message["type"] in READS:
+            return self.ref_ok({"type": message["type"]})
+        return self.ref_change
+
+    def after_change(self) -> tuple[str, ...]:
+        """The engine's reads a replay asks for after the change just made to the reference:
+        the state and the legal set, and the result when the round is over."""
+        if self.ref_state()["phase"] in ("round_over", "game_over"):
+            return ("state", "legal", "result")
+        return ("state", "legal")
 
     def ref_state(self) -> dict[str, Any]:
         state: dict[str, Any] = self.ref_ok({"type": "state"})["state"]
@@ -323,8 +373,13 @@ class _Duel:
                 )
             )
         self.engine_state = actual
-        fields = compared_state_fields(actual, limits.unsent_state_fields(self.caps))
-        e = normal_state(self._as_asked(expected, actual), fields)
+        fields = compared_state_fields(actual, self.unsent_state)
+        as_asked = self._as_asked(expected, actual)
+        if as_asked == actual or all(
+            as_asked.get(k, MISSING) == actual.get(k, MISSING) for k in fields
+        ):
+            return  # the same values: the same normal forms (speed: most states agree as sent)
+        e = normal_state(as_asked, fields)
         a = normal_state(actual, fields)
         for side in (e, a):
             if isinstance(side.get("phase"), str):
@@ -349,6 +404,8 @@ class _Duel:
     def _as_asked(self, state: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any]:
         """The reference's state as the engine may show it: an engine that did not ask a
         player who could only pass may list that pass in `bids` / `raises`, or not."""
+        if not (self.skipped["bids"] or self.skipped["raises"]):
+            return state
         out = dict(state)
         for key, skipped in self.skipped.items():
             if skipped and isinstance(out.get(key), list) and actual.get(key) != out[key]:
@@ -361,7 +418,7 @@ class _Duel:
         if "projects" not in self.caps and any(expected.get("projects") or []):
             raise _Ended("projects")
         actual = self.eut({"type": "result"}, phase).get("result")
-        unsent = limits.unsent_result_fields(self.caps)
+        unsent = self.unsent_result
         e, a = normal_result(expected, unsent), normal_result(actual, unsent)
         if e != a:
             diff = differing(e, a) if isinstance(a, dict) else [k for k in e]
@@ -382,8 +439,10 @@ class _Duel:
     def compare_legal(
         self, phase: str, reference: dict[str, Any], offered: list[str], engine: dict[str, Any]
     ) -> None:
+        self.engine_legal = engine
+        if engine.get("player") == reference["player"] and engine.get("actions") == offered:
+            return  # the same list: the same normal forms (speed: the common case)
         e, a = normal_legal(reference, offered), normal_legal(engine)
-        self.engine_legal = a
         if e != a:
             detail, shape, at_stake = _legal_difference(e, a)
             raise _Stop(
@@ -455,7 +514,7 @@ class _Duel:
         totals = list(trial.totals or [0, 0])
         self.rounds.append(RoundTrace(trial.decks[0], trial.dealer, totals, 0))
         self.ref_ok({"type": "start", "setup": setup})
-        reply = self.eut({"type": "start", "setup": setup}, "deal")
+        reply = self.eut({"type": "start", "setup": setup}, "deal", self.after_change())
         if not reply.get("ok"):
             raise _Stop(
                 Disagreement(
@@ -535,7 +594,7 @@ class _Duel:
             )
         )
         self.skipped = {"bids": set(), "raises": set()}
-        reply = self.eut({"type": "deal", "deck": deck}, phase)
+        reply = self.eut({"type": "deal", "deck": deck}, phase, self.after_change())
         if not reply.get("ok"):
             raise _Stop(
                 Disagreement(
@@ -576,7 +635,7 @@ class _Duel:
             self.rounds[-1].partial_declaration = True
         self.ref_ok({"type": "apply", "action": action})
         self.record(state, Move(seat, action, phase, forced=offered == ["pass"]))
-        reply = self.eut({"type": "apply", "action": action}, phase)
+        reply = self.eut({"type": "apply", "action": action}, phase, self.after_change())
         if not reply.get("ok"):
             raise _Stop(
                 Disagreement(
@@ -603,7 +662,7 @@ class _Duel:
         refusal = self.ref_ok({"type": "apply", "action": action})
         if refusal.get("ok"):
             raise RuntimeError(f"the reference accepted the probe {action!r}")
-        reply = self.eut({"type": "apply", "action": action}, phase)
+        reply = self.eut({"type": "apply", "action": action}, phase, ("legal", "state"))
         clauses = list(refusal.get("refused", {}).get("clauses") or [])
         if reply.get("ok"):
             raise _Stop(
@@ -623,11 +682,10 @@ class _Duel:
         after_legal = normal_legal(self.eut({"type": "legal"}, phase))
         after_state = self.eut({"type": "state"}, phase).get("state") or {}
         before_state = self.engine_state
-        fields = compared_state_fields(after_state, limits.unsent_state_fields(self.caps))
-        if (
-            normal_state(after_state, fields) != normal_state(before_state, fields)
-            or after_legal != self.engine_legal
-        ):
+        fields = compared_state_fields(after_state, self.unsent_state)
+        if normal_state(after_state, fields) != normal_state(
+            before_state, fields
+        ) or after_legal != normal_legal(self.engine_legal):
             raise _Stop(
                 Disagreement(
                     "changed_after_refusal",
@@ -668,9 +726,45 @@ def replay(
     reference: Endpoint | None = None,
     *,
     start_timeout: float | None = None,
+    plan: bool = True,
 ) -> Replay:
-    """Play the trial on both engines; stop at the first disagreement."""
-    return _Duel(trial, engine, reference or ReferenceEndpoint(), start_timeout).run()
+    """Play the trial on both engines; stop at the first disagreement.
+
+    With an engine that runs, takes batches and has every capability, the game is
+    planned first and sent in a few batches (`engine_side.py`); the replay is the
+    one request by request would give, which is played whenever the plan fails (and
+    always with `plan=False`)."""
+    reference = reference or ReferenceEndpoint()
+    if plan and engine.running and batches(engine.hello) and trial.capabilities == limits.ALL:
+        planned = _planned(trial, engine, reference, start_timeout)
+        if planned is not None:
+            return planned
+    return _Duel(trial, engine, reference, start_timeout).run()
+
+
+def _planned(
+    trial: Trial, engine: EngineProcess, reference: Endpoint, start_timeout: float | None
+) -> Replay | None:
+    """The replay, from a plan sent in batches; None when it must be played request by
+    request (a disagreement, a reply other than the reference's, a failed batch)."""
+    planner = Planner(lambda message: duel.as_reference(message))
+    duel = _Duel(trial, engine, reference, start_timeout, EngineSide(planner))
+    plan = duel.run()
+    if plan.disagreement is not None or plan.ended is not None:
+        return None
+    try:
+        replies = send_plan(engine, planner.flat())
+    except EngineError:
+        engine.kill()  # a late reply must not meet the next request
+        return None
+    if replies == planner.predicted:
+        return plan  # every reply the reference's: the replay is the plan
+    side = EngineSide(Replayer(planner, replies))
+    try:
+        found = _Duel(trial, engine, reference, start_timeout, side).run()
+    except Diverged:
+        return None
+    return found if found.disagreement is None and found.ended is None else None
 
 
 # ---- random trials ---------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The clause IDs a conformance case may cite: the `clause` declarations of
-the spec model (SETUP.1 to END.1), in the order of the spec.
+the spec (SETUP.1 to END.1), in the order of the spec, as the register data
+file `baloot gen` writes lists them (`spec_register.py`).
 """
 
 from __future__ import annotations
@@ -7,15 +8,16 @@ from __future__ import annotations
 import fnmatch
 from functools import cache
 
-from baloot.conformance.harness.spec_model import spec_model
+from baloot.conformance.harness.spec_register import clause_entries
 
 
 @cache
 def clause_ids() -> tuple[str, ...]:
     """Every clause ID of the spec, in the spec's order."""
-    return tuple(clause.id for clause in spec_model().clauses)
+    return tuple(clause.id for clause in clause_entries())
 
 
+@cache
 def known_clause_ids() -> frozenset[str]:
     """Every clause ID of the spec, as a set."""
     return frozenset(clause_ids())

@@ -1,7 +1,8 @@
 """The case pack: its manifest, its case files, and the case model.
 
 A pack is a folder with `pack.json` (name, version, protocol) and any number
-of `*.json` case files, each `{"cases": [...]}` (schema `case-file`). The
+of `*.json` case files, each `{"cases": [...]}` (schema `case-file`); the
+built-in pack also holds the spec's register (`REGISTER_FILE`). The
 default pack is `conformance/cases/`. Loading never raises on bad data: it
 returns the problems found, each naming the file, the case and the field.
 """
@@ -128,6 +129,11 @@ class Pack:
     protocol: int
     folder: Path
     cases: list[Case]
+
+
+# The spec's clause list and variant register, which `baloot gen` writes into the
+# built-in pack (`spec_register.py` reads it): data beside the cases, not a case file.
+REGISTER_FILE = "spec-register.json"
 
 
 def default_pack_folder() -> Path:
@@ -262,9 +268,10 @@ def load_manifest(folder: Path, problems: list[Problem]) -> tuple[str, str, int]
 
 
 def case_files(folder: Path) -> list[Path]:
-    """Every case file of a pack: `*.json` at any depth, but the top `pack.json`."""
-    top = folder / "pack.json"
-    return sorted(p for p in folder.rglob("*.json") if p != top)
+    """Every case file of a pack: `*.json` at any depth, but the top `pack.json` and
+    `spec-register.json`."""
+    top = (folder / "pack.json", folder / REGISTER_FILE)
+    return sorted(p for p in folder.rglob("*.json") if p not in top)
 
 
 def file_label(folder: Path, path: Path) -> str:

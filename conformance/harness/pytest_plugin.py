@@ -22,7 +22,21 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.harness.pack import Case
+from baloot.conformance.harness.case_selection import select_cases
+from baloot.conformance.harness.engine_process import EngineProcess
+from baloot.conformance.harness.lint import lint_pack
+from baloot.conformance.harness.pack import Case, default_pack_folder
+from baloot.conformance.harness.runner import (
+    ERRORED,
+    FAILED,
+    SKIPPED,
+    UNSUPPORTED,
+    XFAILED,
+    XPASSED,
+    Runner,
+)
+from baloot.conformance.harness.variants import load_register
+from baloot.conformance.harness.xfail import read_xfail_file
 
 _RUNNER_KEY = pytest.StashKey[Any]()
 
@@ -77,15 +91,6 @@ class BalootCase(pytest.Item):
             self.add_marker(pytest.mark.baloot_clause(clause))
 
     def runtest(self) -> None:
-        from baloot.conformance.harness.runner import (
-            ERRORED,
-            FAILED,
-            SKIPPED,
-            UNSUPPORTED,
-            XFAILED,
-            XPASSED,
-        )
-
         runner = self.config.stash[_RUNNER_KEY]
         outcome = runner.run_case(self.case)
         if outcome.status in (SKIPPED, UNSUPPORTED):
@@ -127,14 +132,6 @@ def pytest_collection_modifyitems(
     command = config.getoption("--baloot-engine")
     if not command:
         return
-    from baloot.conformance.commands import select_cases
-    from baloot.conformance.harness.engine_process import EngineProcess
-    from baloot.conformance.harness.lint import lint_pack
-    from baloot.conformance.harness.pack import default_pack_folder
-    from baloot.conformance.harness.runner import Runner
-    from baloot.conformance.harness.variants import load_register
-    from baloot.conformance.harness.xfail import read_xfail_file
-
     folder = Path(config.getoption("--baloot-cases") or default_pack_folder())
     register = load_register()
     pack, problems = lint_pack(folder, register)

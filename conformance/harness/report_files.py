@@ -1,13 +1,24 @@
-"""Machine-readable reports: `--json FILE` and `--junit FILE`."""
+"""Machine-readable reports: `--json FILE` and `--junit FILE`.
+
+The JSON report carries its format version (`REPORT_FORMAT`) and is described
+by the JSON Schema `conformance/schema/report.json`; the JUnit report follows
+the common Ant/Jenkins JUnit XML form, with the run's properties (engine, its
+version, profile, readings, pack version), a timestamp, and a `type` on every
+failure, error and skip. conformance/README.md, "Use it as a CI gate", lists
+both.
+"""
 
 from __future__ import annotations
 
 import json
 import re
+import shlex
 import xml.etree.ElementTree as ET
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from baloot.conformance.harness.declared import CAPABILITIES
 from baloot.conformance.harness.report_console import (
     STATUSES,
     by_family,
@@ -18,19 +29,59 @@ from baloot.conformance.harness.rules_links import clause_link
 from baloot.conformance.harness.runner import (
     ERRORED,
     FAILED,
+    PASSED,
     SKIPPED,
     UNSUPPORTED,
     XFAILED,
     XPASSED,
+    CaseOutcome,
     RunReport,
 )
 
+# The version of the JSON report's format: it changes when a field is removed or
+# changes meaning; fields may be added within a version (readers ignore unknown ones).
+REPORT_FORMAT = 1
 
-def report_as_json(report: RunReport, extra_args: list[str] | None = None) -> dict[str, Any]:
+# The `type` of a JUnit <failure>: the engine answered, and a checked answer differs
+# from the expected one (the diff shows both); or it would not follow the case's
+# script (a refused action, start or deal) or accepted an action it must refuse.
+DIFFERS, NOT_AS_SCRIPTED = "differs", "not_as_scripted"
+
+
+def run_started(report: RunReport, now: datetime | None = None) -> datetime:
+    """When the run began (UTC, to the second): the end, less its length."""
+    end = now or datetime.now(UTC)
+    return (end - timedelta(seconds=report.seconds)).replace(microsecond=0)
+
+
+def engine_identity(report: RunReport) -> tuple[str | None, str | None]:
+    """The engine's name and version as its hello gave them (None when it gave none)."""
+    name, version = report.hello.get("name"), report.hello.get("version")
+    return (
+        name if isinstance(name, str) else None,
+        version if isinstance(version, str) else None,
+    )
+
+
+def played_readings(report: RunReport) -> str:
+    """The readings the run played when a case pins nothing, `variant=reading, ...`."""
+    if report.declared is None:
+        return ""
+    return ", ".join(f"{v}={r}" for v, r in sorted(report.declared.plays.items()))
+
+
+def report_as_json(
+    report: RunReport, extra_args: list[str] | None = None, *, now: datetime | None = None
+) -> dict[str, Any]:
+    name, version = engine_identity(report)
     return {
+        "format": REPORT_FORMAT,
+        "timestamp": run_started(report, now).isoformat(),
         "pack": {"name": report.pack.name, "version": report.pack.version},
         "engine": {
             "command": report.engine_argv,
+            "name": name,
+            "version": version,
             "hello": report.hello,
             "starts": report.engine_starts,
         },
@@ -40,8 +91,10 @@ def report_as_json(report: RunReport, extra_args: list[str] | None = None) -> di
         else {
             "profile": report.declared.profile,
             "plays": report.declared.plays,
+            "off_profile": report.declared.off_profile_readings(),
             "implemented": {v: sorted(r) for v, r in report.declared.implemented.items()},
             "capabilities": sorted(report.declared.capabilities),
+            "lacking_capabilities": sorted(set(CAPABILITIES) - report.declared.capabilities),
         },
         "declaration_error": report.declaration_error,
         "ok": report.ok and not report.interrupted,
@@ -59,6 +112,7 @@ def report_as_json(report: RunReport, extra_args: list[str] | None = None) -> di
             {
                 "id": o.case.id,
                 "kind": o.case.kind,
+                "title": o.case.title,
                 "file": o.case.file,
                 "clauses": o.case.clauses,
                 "rules": [clause_link(c) for c in o.case.clauses],
@@ -88,7 +142,33 @@ def write_json(report: RunReport, path: Path, extra_args: list[str] | None = Non
     )
 
 
-def write_junit(report: RunReport, path: Path) -> None:
+def junit_properties(report: RunReport) -> dict[str, str]:
+    """The <properties> of the JUnit report: who ran what, under which readings."""
+    name, version = engine_identity(report)
+    properties = {
+        "engine": name or "",
+        "engine.version": version or "",
+        "engine.command": shlex.join(report.engine_argv),
+        "profile": report.profile,
+        "readings": played_readings(report),
+        "pack": report.pack.name,
+        "pack.version": report.pack.version,
+    }
+    if report.declared is not None:
+        properties["capabilities"] = ", ".join(sorted(report.declared.capabilities))
+    if report.declaration_error:
+        properties["declaration_error"] = report.declaration_error
+    return properties
+
+
+def failure_type(outcome: CaseOutcome) -> str:
+    """The `type` of a failed case's <failure> (see DIFFERS)."""
+    return DIFFERS if outcome.expected is not None or outcome.actual is not None else (
+        NOT_AS_SCRIPTED
+    )
+
+
+def write_junit(report: RunReport, path: Path, *, now: datetime | None = None) -> None:
     suite = ET.Element(
         "testsuite",
         name=f"baloot-conformance {report.pack.name} {report.pack.version}",
@@ -97,39 +177,50 @@ def write_junit(report: RunReport, path: Path) -> None:
         errors=str(report.count(ERRORED)),
         skipped=str(report.count(SKIPPED) + report.count(UNSUPPORTED) + report.count(XFAILED)),
         time=f"{report.seconds:.3f}",
+        timestamp=run_started(report, now).isoformat(),
     )
+    properties = ET.SubElement(suite, "properties")
+    for key, value in junit_properties(report).items():
+        ET.SubElement(properties, "property", name=key, value=value)
     for o in report.outcomes:
-        family = o.case.clauses[0].split(".")[0]
-        element = ET.SubElement(
-            suite,
-            "testcase",
-            classname=f"{family}.{o.case.kind}",
-            name=o.case.id,
-            time=f"{o.seconds:.3f}",
-        )
-        links = "\n".join(f"rules: {clause_link(c)}" for c in o.case.clauses)
-        text = f"clauses: {', '.join(o.case.clauses)}\n{links}\n{o.message}\n{o.diff}".strip()
-        if o.status == FAILED:
-            ET.SubElement(
-                element, "failure", message=o.message.splitlines()[0] if o.message else ""
-            ).text = text
-        elif o.status == ERRORED:
-            ET.SubElement(
-                element, "error", message=f"{o.reason}: {o.message.splitlines()[0]}"
-            ).text = text
-        elif o.status in (SKIPPED, UNSUPPORTED):
-            ET.SubElement(element, "skipped", message=f"{o.status}: {o.message}")
-        elif o.status == XFAILED:
-            ET.SubElement(element, "skipped", message=f"expected failure: {o.xfail_reason}")
-        elif o.status == XPASSED:
-            ET.SubElement(
-                element, "system-out"
-            ).text = f"passed but listed as xfail: {o.xfail_reason}"
+        _add_testcase(suite, o)
     for element in suite.iter():  # an engine's text may hold bytes XML cannot carry
         element.text = _xml_safe(element.text) if element.text is not None else None
         for key, value in element.attrib.items():
             element.set(key, _xml_safe(value))
     ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def _add_testcase(suite: ET.Element, o: CaseOutcome) -> None:
+    family = o.case.clauses[0].split(".")[0]
+    element = ET.SubElement(
+        suite,
+        "testcase",
+        classname=f"{family}.{o.case.kind}",
+        name=o.case.id,
+        time=f"{o.seconds:.3f}",
+    )
+    links = "\n".join(f"rules: {clause_link(c)}" for c in o.case.clauses)
+    text = f"clauses: {', '.join(o.case.clauses)}\n{links}\n{o.message}\n{o.diff}".strip()
+    first_line = o.message.splitlines()[0] if o.message else ""
+    if o.status == FAILED:
+        ET.SubElement(element, "failure", type=failure_type(o), message=first_line).text = text
+    elif o.status == ERRORED:
+        ET.SubElement(
+            element, "error", type=o.reason or ERRORED, message=f"{o.reason}: {first_line}"
+        ).text = text
+    elif o.status in (SKIPPED, UNSUPPORTED):
+        ET.SubElement(element, "skipped", type=o.status, message=f"{o.status}: {o.message}")
+    elif o.status == XFAILED:
+        ET.SubElement(
+            element, "skipped", type=XFAILED, message=f"expected failure: {o.xfail_reason}"
+        )
+    elif o.status == XPASSED:
+        ET.SubElement(
+            element, "system-out"
+        ).text = f"passed but listed as xfail: {o.xfail_reason}"
+    elif o.status != PASSED:
+        raise ValueError(f"case {o.case.id}: no JUnit form for status {o.status!r}")
 
 
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

@@ -25,8 +25,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+import baloot.reference_impl as reference
 from baloot.conformance.harness.deal_layout import face_up_card, first_hands
 from baloot.conformance.harness.protocol_notation import ALL_CARDS, SEATS
+from baloot.conformance.harness.variants import load_register
 
 __all__ = [
     "Deal",
@@ -68,15 +70,11 @@ def totals(maximum: int = 151) -> st.SearchStrategy[list[int]]:
 
 
 def profiles() -> st.SearchStrategy[str]:
-    from baloot.conformance.harness.variants import load_register
-
     return st.sampled_from(sorted(load_register().profiles))
 
 
 def readings(variants: list[str] | None = None) -> st.SearchStrategy[dict[str, str]]:
     """Overrides: some variants (all, or those named) set to one of their readings."""
-    from baloot.conformance.harness.variants import load_register
-
     register = load_register()
     names = sorted(variants or register.variants)
     return st.fixed_dictionaries(
@@ -143,8 +141,6 @@ def legal_positions(
     stops after `max_actions` actions or when nobody is to act (a finished
     round, a redeal). With `start_totals` the game starts from random totals.
     """
-    import baloot.reference_impl as reference
-
     chosen_profile = draw(profile) if isinstance(profile, st.SearchStrategy) else profile
     if isinstance(overrides, st.SearchStrategy):
         chosen_overrides = draw(overrides)

@@ -1,18 +1,18 @@
 """The variant register, as the conformance tooling needs it: variant names,
 their readings, and the profiles (a reading for every variant).
 
-Built from the spec model (`Variant` and `Profile` declarations of
-`spec/variants.baloot`, through `baloot.grammar.parser.load_spec`, cached).
+Read from the register data file `baloot gen` writes from the spec's `variant`
+and `profile` declarations (`spec_register.py`), so the harness needs no spec
+parser; `pack_tools/spec_model.py` builds one from another spec folder.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
+from typing import Any
 
-from baloot.conformance.harness.spec_model import spec_model
-from baloot.grammar.model import Spec
+from baloot.conformance.harness.spec_register import register_data
 
 
 @dataclass
@@ -42,23 +42,18 @@ class Register:
         return dict(self.profiles[profile])
 
 
-def register_from_spec(spec: Spec) -> Register:
+def register_from_data(data: dict[str, Any]) -> Register:
+    """The register of a spec-register data object (checked by `spec_register`)."""
     variants = {
-        v.name: VariantInfo(
-            v.id, v.name, list(v.reading_names), v.default, [c.clause for c in v.cites]
-        )
-        for v in spec.variants
+        v["name"]: VariantInfo(v["id"], v["name"], list(v["readings"]), v["default"],
+                               list(v["clauses"]))
+        for v in data["variants"]
     }
-    profiles = {p.name: p.readings() for p in spec.profiles}
+    profiles = {name: dict(picks) for name, picks in data["profiles"].items()}
     return Register(variants, profiles)
 
 
 @cache
 def load_register() -> Register:
-    """The register of the installed spec package."""
-    return register_from_spec(spec_model())
-
-
-def register_from_folder(folder: Path) -> Register:
-    """The register of the spec in another folder."""
-    return register_from_spec(spec_model(folder))
+    """The register of the installed spec package, as `baloot gen` wrote it."""
+    return register_from_data(register_data())

@@ -1,33 +1,37 @@
 """Serve a mutant engine (or any copy of the reference engine) over the protocol.
 
-    python -m baloot.conformance.mutants.adapter --package-dir DIR --package NAME
+    python -m baloot.conformance.mutants.adapter --package-dir DIR [--name NAME]
 
-imports package NAME from folder DIR and serves it with the reference
-adapter's request loop, so a mutant speaks exactly as the reference does.
+imports the package `baloot_mutant` (`build.MUTANT_PACKAGE`) from folder DIR,
+where `build.py` puts each mutant's build, and serves it with the reference
+adapter's request loop, so a mutant speaks exactly as the reference does; its
+hello names it NAME.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from typing import Any
 
 from baloot.conformance.adapters.reference_adapter import Adapter, serve_lines
+from baloot.conformance.mutants.build import MUTANT_PACKAGE
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="baloot-mutant-adapter", description=__doc__)
-    parser.add_argument("--package-dir", required=True, help="the folder holding the package")
-    parser.add_argument("--package", required=True, help="the engine package to import")
+    parser.add_argument("--package-dir", required=True,
+                        help=f"the folder holding the package {MUTANT_PACKAGE}")
+    parser.add_argument("--name", default=MUTANT_PACKAGE, help="the engine's name in its hello")
     args = parser.parse_args(argv)
     sys.path.insert(0, args.package_dir)
     try:
-        api = importlib.import_module(args.package)
+        import baloot_mutant  # the build in --package-dir: MUTANT_PACKAGE
     except ImportError as exc:
-        print(f"mutant adapter: cannot import {args.package}: {exc}", file=sys.stderr)
+        print(f"mutant adapter: cannot import {MUTANT_PACKAGE} from {args.package_dir}: {exc}",
+              file=sys.stderr)
         return 2
-    return serve(api, args.package)
+    return serve(baloot_mutant, args.name)
 
 
 def serve(api: Any, name: str) -> int:

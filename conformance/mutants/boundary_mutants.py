@@ -24,7 +24,6 @@ import re
 from functools import cache
 from pathlib import Path
 
-from baloot.conformance.harness.spec_model import spec_model
 from baloot.conformance.mutants.catalogue import Mutant
 from baloot.conformance.pack_tools.boundaries import (
     BIDDER,
@@ -35,6 +34,7 @@ from baloot.conformance.pack_tools.boundaries import (
     comparisons,
     side_slug,
 )
+from baloot.conformance.pack_tools.spec_model import spec_model
 from baloot.conformance.pack_tools.spec_text import spec_text
 from baloot.grammar import model as m
 

@@ -2,7 +2,7 @@
 
 `build_mutant(mutant)` copies the spec folder to a temporary folder, applies
 the mutant's patch, parses and checks the patched spec, and generates the
-engine into `CACHE/NAME/KEY/baloot_mutant_NAME/`, the hand-written runtime
+engine into `CACHE/NAME/KEY/baloot_mutant/`, the hand-written runtime
 files copied beside the generated modules (all imports there are relative, so
 the folder is a package of its own). KEY hashes everything the mutants are
 made of (the spec, the runtime files, the generator's source, the catalogue
@@ -27,7 +27,9 @@ from unittest import mock
 
 from baloot.conformance.mutants.catalogue import MUTANTS, RUNTIME_FILES, Mutant
 
-PACKAGE_PREFIX = "baloot_mutant_"
+# Every build is a package of this name in a folder of its own, which the mutant
+# adapter puts on its path and imports (`mutants/adapter.py`).
+MUTANT_PACKAGE = "baloot_mutant"
 
 
 class MutationError(RuntimeError):
@@ -50,8 +52,8 @@ class BuiltMutant:
             "baloot.conformance.mutants.adapter",
             "--package-dir",
             str(self.package_dir),
-            "--package",
-            self.package,
+            "--name",
+            f"{MUTANT_PACKAGE}_{self.mutant.name}",
         ]
 
 
@@ -146,7 +148,7 @@ def build_mutant(
     """Build one mutant (or reuse its cached build)."""
     cache = cache or default_cache_dir()
     key = mutant_key(mutant, base_key or sources_key())
-    package = PACKAGE_PREFIX + mutant.name
+    package = MUTANT_PACKAGE
     home = cache / mutant.name / key
     built = BuiltMutant(mutant, home, package)
     if (home / package / ".complete").exists():
@@ -214,7 +216,7 @@ def build_all(
         m
         for m in todo
         if not (
-            cache / m.name / mutant_key(m, base) / (PACKAGE_PREFIX + m.name) / ".complete"
+            cache / m.name / mutant_key(m, base) / MUTANT_PACKAGE / ".complete"
         ).exists()
     ]
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(missing)))

@@ -21,22 +21,9 @@ from baloot.conformance.mutants.catalogue import MUTANTS, Mutant
 from baloot.conformance.mutants.run import KillReport, PackError, Verdict, run_mutants
 
 
-def _conform_subparsers(subparsers: Any) -> Any:
-    """The subcommand group of `baloot conform` (registered before this module)."""
-    conform = subparsers.choices.get("conform")
-    if conform is None:
-        return None
-    for action in conform._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action
-    return None
-
-
-def register(subparsers: Any) -> None:
-    group = _conform_subparsers(subparsers)
-    if group is None:  # pragma: no cover - conform not registered
-        return
-    parser = group.add_parser(
+def register(conform_commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `mutants` to the group of `baloot conform`'s subcommands."""
+    parser = conform_commands.add_parser(
         "mutants",
         help="run the pack against deliberately broken engines; print the kill table",
         description="Build every mutant of the catalogue (the reference engine with one rule "
@@ -79,7 +66,7 @@ def register(subparsers: Any) -> None:
 
 def select(only: list[str]) -> list[Mutant]:
     """The catalogue's mutants, then those made from the spec's boundaries (`boundary_*`)."""
-    from baloot.conformance.mutants.boundary_mutants import boundary_mutants
+    from baloot.conformance.mutants.boundary_mutants import boundary_mutants  # lark: reads the spec
 
     every = [*MUTANTS, *boundary_mutants()]
     if not only:

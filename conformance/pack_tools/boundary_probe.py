@@ -23,7 +23,6 @@ counts for nothing.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, is_dataclass, replace
@@ -43,6 +42,16 @@ from baloot.conformance.pack_tools.coverage import counts
 from baloot.grammar import model as m
 from baloot.grammar.generate import RuleModules, module_of
 from baloot.grammar.pyemit import Context, Emitter
+from baloot.reference_impl import (
+    bidding_rules,
+    cards_rules,
+    deal_rules,
+    game_rules,
+    play_rules,
+    projects_rules,
+    raises_rules,
+    scoring_rules,
+)
 
 PROBE = "boundary_probe"
 Record = tuple[int, int, int, str]  # comparison index, figure, constant, side
@@ -119,8 +128,20 @@ def _probe_call(c: Comparison) -> m.Expr:
     return m.Call(m.Name(PROBE, pos), args, (), pos)
 
 
+# The reference engine's generated rule modules, by the name the generator gives them.
+REFERENCE_RULE_MODULES: dict[str, ModuleType] = {
+    module.__name__.rsplit(".", 1)[1]: module
+    for module in (bidding_rules, cards_rules, deal_rules, game_rules, play_rules,
+                   projects_rules, raises_rules, scoring_rules)
+}
+
+
 def _reference_module(name: str) -> ModuleType:
-    return importlib.import_module(f"baloot.reference_impl.{name}")
+    found = REFERENCE_RULE_MODULES.get(name)
+    if found is None:
+        raise KeyError(f"no rule module {name} of the reference engine in "
+                       "REFERENCE_RULE_MODULES (a new spec file: add its module there)")
+    return found
 
 
 def probed_rules(spec: m.Spec, found: list[Comparison],

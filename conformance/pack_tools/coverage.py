@@ -111,9 +111,9 @@ class BoundaryCoverage:
 
 def boundary_coverage(pack: Pack) -> BoundaryCoverage:
     """Run the pack's counted cases through the probed reference engine (a few seconds)."""
-    from baloot.conformance.harness.spec_model import spec_model
     from baloot.conformance.pack_tools.boundaries import boundaries, comparisons
     from baloot.conformance.pack_tools.boundary_probe import point_coverage
+    from baloot.conformance.pack_tools.spec_model import spec_model
 
     spec = spec_model()
     found = comparisons(spec)

@@ -8,55 +8,63 @@ from pathlib import Path
 
 from baloot.grammar import model as m
 from baloot.grammar.errors import SpecError
-from baloot.grammar.parser import load_spec
+from baloot.grammar.render.document import Options, render
+from baloot.grammar.render.freshness import stale_files
+from baloot.grammar.render.stored import StoredFileError
 
 
 def add_render_command(
     spec_commands: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> None:
-    render = spec_commands.add_parser(
+    parser = spec_commands.add_parser(
         "render", help="write the rules document (docs/rules.html and docs/rules.md)",
         description="Write the rules document from the spec model: every clause beside the "
         "declarations that formalise it, the rank orders and card values, the project "
         "table, each state machine as a diagram, the raise ladder, the scoring steps with a "
-        "worked example per contract (played by the generated reference engine), the variant "
-        "register with its witnesses, and the z3 results.")
-    render.add_argument("--spec", type=Path, default=None,
+        "worked example per contract, the variant register with its witnesses, and the z3 "
+        "results. The examples, witnesses and results are read from the files that "
+        "`baloot conform examples`, `baloot explore` and `baloot verify --write` store; the "
+        "rendering runs neither the engine nor z3.")
+    parser.add_argument("--spec", type=Path, default=None,
                         help="the spec folder (default: the project's spec/)")
-    render.add_argument("--out", type=Path, default=None, metavar="DIR",
+    parser.add_argument("--out", type=Path, default=None, metavar="DIR",
                         help="the folder to write (default: the project's docs/)")
-    render.add_argument("--proofs", default="auto", metavar="auto|none|FILE",
-                        help="z3 results: run the z3 checks (auto, the default), leave them out "
-                        "(none), or read the JSON that `baloot verify --json FILE` wrote")
-    render.add_argument("--no-examples", action="store_true",
-                        help="leave out the worked examples played by the reference engine")
-    render.add_argument("--check", action="store_true",
+    parser.add_argument("--proofs", default="stored", metavar="stored|none|FILE",
+                        help="z3 results: those stored in proofs/results/invariants.json "
+                        "(stored, the default), none, or the JSON file that `baloot verify "
+                        "--json FILE` wrote")
+    parser.add_argument("--no-examples", action="store_true",
+                        help="leave out the worked examples (docs/worked-examples.json)")
+    parser.add_argument("--check", action="store_true",
                         help="write nothing; fail when the files in the folder differ from "
-                        "what the spec renders now (the z3 results section aside)")
-    render.set_defaults(run=run_render)
+                        "what the spec and the stored results render now")
+    parser.set_defaults(run=run_render)
 
 
 def run_render(args: argparse.Namespace) -> int:
-    from baloot.grammar.render.document import Options, render
+    from baloot.grammar.parser import load_spec  # lark: only when the command runs
 
     try:
         spec = load_spec(args.spec, coverage=False)  # uncovered clauses are shown as such
     except SpecError as err:
         print(err.render(), file=sys.stderr)
         return 1
-    if args.check:
-        return _check(spec, args.out)
-    if args.proofs not in ("auto", "none") and not Path(args.proofs).is_file():
-        print(f"baloot spec render: no proof results file {args.proofs}", file=sys.stderr)
+    try:
+        if args.check:
+            return _check(spec, args.out)
+        if args.proofs not in ("stored", "none") and not Path(args.proofs).is_file():
+            print(f"baloot spec render: no proof results file {args.proofs}", file=sys.stderr)
+            return 1
+        written = render(spec, args.out,
+                         Options(examples=not args.no_examples, proofs=args.proofs))
+    except StoredFileError as err:
+        print(f"baloot spec render: {err}", file=sys.stderr)
         return 1
-    written = render(spec, args.out, Options(examples=not args.no_examples, proofs=args.proofs))
     print("wrote " + ", ".join(str(p) for p in written))
     return 0
 
 
 def _check(spec: m.Spec, out: Path | None) -> int:
-    from baloot.grammar.render.freshness import stale_files
-
     stale = stale_files(spec, out)
     for item in stale:
         print(item.render(), file=sys.stderr)
@@ -65,6 +73,5 @@ def _check(spec: m.Spec, out: Path | None) -> int:
         print(f"baloot spec render --check: the rules document is out of date; run `{again}` "
               "to write it again", file=sys.stderr)
         return 1
-    print("the rules document is up to date with the spec (the z3 results section is not "
-          "compared: its counterexamples may differ from one z3 version to another)")
+    print("the rules document is up to date with the spec and the stored results")
     return 0

@@ -17,23 +17,25 @@ TITLE = "Baloot: the rules and their formal spec"
 
 @dataclass(frozen=True)
 class Options:
-    examples: bool = True  # play the worked examples with the reference engine
-    proofs: str = "auto"  # "auto" (run the z3 checks), "none", or a JSON file of outcomes
+    examples: bool = True  # show the worked examples stored in docs/worked-examples.json
+    proofs: str = "stored"  # "stored" (proofs/results/invariants.json), "none", or a file
 
 
 def default_out_dir() -> Path:
     return Path(extras.project_root(), "docs")
 
 
-def _proofs(spec: m.Spec, option: str) -> d.Section:
+def _proofs(option: str, root: Path) -> d.Section:
     if option == "none":
         return extras.proofs_section(None, "left out of this rendering (--proofs none)")
-    if option != "auto":
+    if option != "stored":
         return extras.proofs_section(extras.read_proofs(Path(option)), None)
-    result = extras.run_proofs(spec)
-    if isinstance(result, str):
-        return extras.proofs_section(None, result)
-    return extras.proofs_section(result, None)
+    rows = extras.stored_proofs(root)
+    if rows is None:
+        missing = extras.INVARIANTS.as_posix()
+        return extras.proofs_section(None, f"no stored proof results ({missing} is missing; "
+                                     f"`{extras.VERIFY}` writes it)")
+    return extras.proofs_section(rows, None)
 
 
 def build_document(spec: m.Spec, out_dir: Path | None = None,
@@ -60,9 +62,9 @@ def build_document(spec: m.Spec, out_dir: Path | None = None,
         sections.projects_section(spec),
         sections.machines_section(spec),
         sections.raises_section(spec),
-        scoring.scoring_section(spec, options.examples),
+        scoring.scoring_section(spec, root, options.examples),
         sections.variants_section(spec, witnesses, witness_head),
-        _proofs(spec, options.proofs),
+        _proofs(options.proofs, root),
         sections.index_section(spec),
     ]
     return d.Document(TITLE, intro, tuple(p for p in parts if p is not None))

@@ -1,26 +1,45 @@
-"""What other parts of the project produce about the spec: the explorer's witnesses
-of each ambiguity, and the z3 results of `baloot verify`.
+"""What other parts of the project store about the spec: the explorer's witnesses of
+each ambiguity and the outcomes of the invariants, shown by the rules document.
 
-Both are read when present and never invented: without them the document
-says how to produce them.
+Both are read when present and never computed here: without them the document
+says how to produce them. A file that is there but not in its format is an
+error (`StoredFileError`). The formats (JSON, format 1):
+
+    proofs/results/witnesses.json, written by `baloot explore`:
+      {"format": 1, "command": ..., "variants": [{"id": "A1", "name": ..., "pairs": [
+        {"readings": ["natural", "rank_order"],
+         "verdict": "witness" | "proven-equal" | "not-found",
+         "symbolic": null | {"rule", "inputs" (text), "values": {reading: text}},
+         "engine": null | {"dealer", "deck", "actions", "differs": "legal" | "state" |
+                           "result", "under": {reading: text}, "cases": [case ID]}}]}]}
+      (the variants' other fields, their clauses and readings, come from the spec here)
+
+    proofs/results/invariants.json, written by `baloot verify --write`:
+      {"format": 1, "command": ..., "outcomes": [{"check", "title", "contract",
+        "readings", "status", "method", "detail"}, ...]}
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from baloot.grammar import model as m
 from baloot.grammar.render import blocks as d
+from baloot.grammar.render.stored import Fields, StoredFileError, read_stored
 
-AMBIGUITIES = Path("conformance/ambiguities.md")
+WITNESSES = Path("proofs/results/witnesses.json")
+INVARIANTS = Path("proofs/results/invariants.json")
 WITNESS_CASES = Path("conformance/cases/variants")
+EXPLORE = "baloot explore"
+VERIFY = "baloot verify --write"
+
+VERDICTS = {"witness": "witness found", "proven-equal": "proven equal",
+            "not-found": "no witness found"}
 
 
 def project_root() -> Path:
@@ -36,97 +55,148 @@ def _rel(path: Path, out_dir: Path) -> str:
 # --------------------------------------------------------------- witnesses --
 
 
-def _notes_by_variant(text: str, spec: m.Spec) -> dict[str, str]:
-    """The part of conformance/ambiguities.md about each ambiguity, found by its heading."""
-    found: dict[str, str] = {}
-    lines = text.splitlines()
-    starts: list[tuple[int, int, str]] = []  # line, heading level, variant ID
-    for i, line in enumerate(lines):
-        heading = re.match(r"^(#{1,6})\s+(.*)$", line)
-        if not heading:
-            continue
-        for v in spec.variants:
-            if re.search(rf"\b{re.escape(v.id)}\b", heading.group(2)):
-                starts.append((i, len(heading.group(1)), v.id))
-                break
-    for k, (start, level, vid) in enumerate(starts):
-        end = len(lines)
-        for j in range(start + 1, len(lines)):
-            h = re.match(r"^(#{1,6})\s", lines[j])
-            if h and len(h.group(1)) <= level:
-                end = j
-                break
-        if k + 1 < len(starts):
-            end = min(end, starts[k + 1][0])
-        found.setdefault(vid, "\n".join(lines[start + 1:end]).strip())
-    if not starts:  # a table with one row per ambiguity
-        for line in lines:
-            if line.startswith("|"):
-                for v in spec.variants:
-                    if re.search(rf"\|\s*{re.escape(v.id)}\b", line):
-                        found.setdefault(v.id, line.strip())
-    return found
+@dataclass(frozen=True)
+class Symbolic:
+    """A z3 witness: a rule's inputs on which the readings give different values."""
+
+    rule: str
+    inputs: str  # human text of the inputs
+    values: dict[str, str]  # reading -> the rule's value under it
 
 
 @dataclass(frozen=True)
-class Witness:
-    case_id: str
-    title: str
-    requires: dict[str, str]
-    file: Path
+class EngineWitness:
+    """An engine witness: a deal and actions after which the readings differ."""
+
+    dealer: int
+    deck: tuple[str, ...]
+    actions: tuple[str, ...]
+    differs: str  # "legal", "state" or "result"
+    under: dict[str, str]  # reading -> what the engine shows under it
+    cases: tuple[str, ...]  # the conformance cases written from it
 
 
-def _witness_cases(folder: Path) -> list[Witness]:
-    found = []
-    for path in sorted(folder.glob("*.json")):
+@dataclass(frozen=True)
+class Pair:
+    readings: tuple[str, ...]
+    verdict: str  # "witness", "proven-equal" or "not-found"
+    symbolic: Symbolic | None
+    engine: EngineWitness | None
+
+
+def _texts(f: Fields, key: str) -> dict[str, str]:
+    value = f.obj(key)
+    return {str(k): v if isinstance(v, str) else json.dumps(v) for k, v in value.items()}
+
+
+def _pair(f: Fields) -> Pair:
+    verdict = f.text("verdict")
+    if verdict not in VERDICTS:
+        raise StoredFileError(f"{f.where}: unknown verdict {verdict!r} "
+                              f"(expected one of {', '.join(VERDICTS)})")
+    sym = f.optional("symbolic")
+    eng = f.optional("engine")
+    return Pair(
+        tuple(f.texts("readings")), verdict,
+        Symbolic(sym.text("rule"), sym.text("inputs"), _texts(sym, "values"))
+        if sym is not None else None,
+        EngineWitness(eng.number("dealer"), tuple(eng.texts("deck")),
+                      tuple(eng.texts("actions")), eng.text("differs"), _texts(eng, "under"),
+                      tuple(eng.texts("cases")))
+        if eng is not None else None)
+
+
+def read_witnesses(path: Path) -> dict[str, tuple[Pair, ...]]:
+    """Per variant ID, the pairs of readings and what the explorer found for each."""
+    top = Fields(read_stored(path, EXPLORE), str(path))
+    found: dict[str, tuple[Pair, ...]] = {}
+    for variant in top.each("variants"):
+        found[variant.text("id")] = tuple(_pair(p) for p in variant.each("pairs"))
+    return found
+
+
+def case_files(folder: Path) -> dict[str, Path]:
+    """Every case ID of the case files under `folder`, and its file."""
+    found: dict[str, Path] = {}
+    for path in sorted(folder.rglob("*.json")):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
+        except (OSError, UnicodeDecodeError, ValueError) as err:
+            raise StoredFileError(f"{path}: not a readable case file ({err}); "
+                                  "run `baloot conform lint`") from err
         cases = data.get("cases", []) if isinstance(data, dict) else []
         for case in cases:
-            if isinstance(case, dict):
-                found.append(Witness(str(case.get("id", "")), str(case.get("title", "")),
-                                     {str(k): str(v) for k, v in
-                                      dict(case.get("requires", {})).items()}, path))
+            if isinstance(case, dict) and isinstance(case.get("id"), str):
+                found.setdefault(case["id"], path)
     return found
+
+
+def _under(readings: Iterable[str], values: dict[str, str]) -> list[d.Inline]:
+    """`v1` under `r1` and `v2` under `r2` ..."""
+    out: list[d.Inline] = []
+    for i, reading in enumerate(readings):
+        if i:
+            out.append(d.Str(" and "))
+        out.extend([d.Code(values.get(reading, "?")), d.Str(" under "), d.Code(reading)])
+    return out
+
+
+def pair_blocks(pair: Pair, cases: dict[str, Path], out_dir: Path) -> list[d.Block]:
+    """One pair of readings: the verdict, then the symbolic and engine witnesses."""
+    title: list[d.Inline] = list(d.joined([d.Code(r) for r in pair.readings], " / "))
+    title.extend([d.Str(": "), d.Strong(VERDICTS[pair.verdict])])
+    items: list[d.Inlines] = []
+    if pair.symbolic is not None:
+        s = pair.symbolic
+        items.append((d.Str("symbolic: "), d.Code(f"{s.rule}({s.inputs})"), d.Str(" gives "),
+                      *_under(pair.readings, s.values), d.Str(".")))
+    if pair.engine is not None:
+        e = pair.engine
+        item: list[d.Inline] = [
+            d.Str(f"engine: dealer {e.dealer}, deck "), d.Code(" ".join(e.deck)),
+            d.Str(f", after {len(e.actions)} action(s) ("), d.Code(" / ".join(e.actions)),
+            d.Str(f"), the {e.differs} differs: ")]
+        for i, reading in enumerate(pair.readings):
+            item.extend([d.Str(("; " if i else "") + "under "), d.Code(reading),
+                         d.Str(": " + e.under.get(reading, "?"))])
+        if e.cases:
+            item.append(d.Str("; cases "))
+            item.extend(d.joined([d.Link(c, _rel(cases[c], out_dir), code=True) if c in cases
+                                  else d.Code(c) for c in e.cases]))
+        item.append(d.Str("."))
+        items.append(tuple(item))
+    blocks: list[d.Block] = [d.Para(tuple(title))]
+    if items:
+        blocks.append(d.BulletList(tuple(items)))
+    return blocks
 
 
 def witness_blocks(spec: m.Spec, root: Path, out_dir: Path
                    ) -> tuple[dict[str, tuple[d.Block, ...]], tuple[d.Block, ...]]:
-    """Per variant ID, its witness material; and a note for the head of the register."""
-    notes_path = root / AMBIGUITIES
-    cases_dir = root / WITNESS_CASES
-    notes = _notes_by_variant(notes_path.read_text(encoding="utf-8"), spec) \
-        if notes_path.is_file() else {}
-    cases = _witness_cases(cases_dir) if cases_dir.is_dir() else []
+    """Per variant ID, its witnesses; and a paragraph for the head of the register."""
+    path = root / WITNESSES
+    if not path.is_file():
+        return {}, (d.Note(d.inlines(
+            f"No witnesses are stored yet: `{EXPLORE}` finds, for each ambiguity, a "
+            f"situation where its readings differ, and writes {WITNESSES.as_posix()} and "
+            f"witness cases under {WITNESS_CASES.as_posix()}/; render again afterwards to "
+            "include them.")),)
+    found = read_witnesses(path)
+    cases = case_files(root / WITNESS_CASES) if (root / WITNESS_CASES).is_dir() else {}
     per: dict[str, tuple[d.Block, ...]] = {}
-    for v in spec.variants:
-        blocks: list[d.Block] = []
-        mine = [c for c in cases if v.name in c.requires or v.id in c.requires
-                or re.search(rf"(^|[^a-z0-9]){v.id.lower()}([^0-9]|$)", c.case_id)]
-        if notes.get(v.id):
-            blocks.append(d.Details(f"The explorer's minimal witness ({AMBIGUITIES.as_posix()})",
-                                    (d.CodeBlock(notes[v.id], "markdown"),)))
-        if mine:
-            blocks.append(d.Para((d.Em("witness cases: "), *d.joined([
-                (d.Link(c.case_id, _rel(c.file, out_dir), code=True),
-                 d.Str(f" ({c.title}; " + ", ".join(f"{k} = {r}" for k, r in
-                                                    c.requires.items()) + ")"))
-                for c in mine], "; "))))
-        if blocks:
-            per[v.id] = (d.Heading(4, d.inlines("Witness")), *blocks)
-    head: list[d.Block] = []
-    if notes_path.is_file():
-        head.append(d.Para((d.Str("The explorer's notes: "),
-                            d.Link(AMBIGUITIES.as_posix(), _rel(notes_path, out_dir), code=True),
-                            d.Str("."))))
-    if not notes and not cases:
-        head.append(d.Note(d.inlines(
-            "No witnesses yet: `baloot explore` finds, for each ambiguity, a situation where "
-            f"its readings differ, and writes {AMBIGUITIES.as_posix()} and witness cases "
-            f"under {WITNESS_CASES.as_posix()}/; render again afterwards to include them.")))
-    return per, tuple(head)
+    for variant in spec.variants:
+        pairs = found.get(variant.id, ())
+        if pairs:
+            blocks = [b for p in pairs for b in pair_blocks(p, cases, out_dir)]
+            per[variant.id] = (d.Heading(4, d.inlines("Witnesses")), *blocks)
+    head = (d.Para((d.Str("Each ambiguity's witnesses are those "), d.Code(EXPLORE),
+                    d.Str(" found and stored in "),
+                    d.Link(WITNESSES.as_posix(), _rel(path, out_dir), code=True),
+                    d.Str(": for each pair of readings, the smallest input on which a rule "
+                          "gives different values (symbolic, z3), and a deal and actions "
+                          "after which the engine's legal actions, state or result differ "
+                          "(engine), with the conformance cases written from it."))),)
+    return per, head
 
 
 # ------------------------------------------------------------------ proofs --
@@ -143,44 +213,40 @@ class ProofRow:
     detail: str
 
 
-def _row(item: Any) -> ProofRow:
-    get: Callable[[str], Any] = (item.get if isinstance(item, dict)
-                                 else lambda k: getattr(item, k, ""))
-    return ProofRow(*(str(get(k) or "") for k in
-                      ("check", "title", "contract", "readings", "status", "method", "detail")))
+ROW_FIELDS = ("check", "title", "contract", "readings", "status", "method", "detail")
 
 
-def run_proofs(spec: m.Spec) -> list[ProofRow] | str:
-    """The z3 checks of `baloot verify` (without the engine explorations), or why not."""
-    try:
-        verify = importlib.import_module("baloot.proofs.verify")
-    except ImportError as err:
-        return f"the proofs module is not available ({err})"
-    all_checks = getattr(verify, "all_checks", None)
-    if all_checks is None:
-        return "baloot.proofs.verify offers no all_checks()"
-    rows: list[ProofRow] = []
-    try:
-        for _name, check in all_checks(engine=False, budget=0.0, seed=1):
-            rows.extend(_row(o) for o in check(spec))
-    except Exception as err:  # another part of the project, perhaps mid-change: say so
-        return f"running the z3 checks failed ({type(err).__name__}: {err})"
-    return rows
+def _row(item: Any, where: str) -> ProofRow:
+    f = Fields(item, where)
+    return ProofRow(*(f.text(k) for k in ROW_FIELDS))
 
 
 def read_proofs(path: Path) -> list[ProofRow]:
-    """Outcomes written by `baloot verify --json FILE`."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return [_row(item) for item in data]
+    """The outcomes stored by `baloot verify --write` ({"format": 1, "outcomes": [...]}),
+    or the list that `baloot verify --json FILE` writes."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise StoredFileError(f"{path}: cannot read it ({err}); run `{VERIFY}`") from err
+    if isinstance(data, list):
+        return [_row(item, f"{path}[{i}]") for i, item in enumerate(data)]
+    top = Fields(read_stored(path, VERIFY), str(path))
+    return [_row(item, f"{path}.outcomes[{i}]") for i, item in enumerate(top.items("outcomes"))]
+
+
+def stored_proofs(root: Path) -> list[ProofRow] | None:
+    """The stored outcomes under the project folder `root`, or None when there are none."""
+    path = root / INVARIANTS
+    return read_proofs(path) if path.is_file() else None
 
 
 def proofs_section(rows: Iterable[ProofRow] | None, why_missing: str | None) -> d.Section:
     how = d.Para(d.inlines(
         "To produce these results: `baloot verify` proves the spec's invariants with z3 "
         "(and explores the generated engine where a proof would need the whole state "
-        "machine); `baloot verify --json proofs.json` writes them, and `baloot spec render "
-        "--proofs proofs.json` puts that file's results here. By default the rendering runs "
-        "the z3 checks itself, without the engine explorations."))
+        f"machine); `{VERIFY}` stores its outcomes in {INVARIANTS.as_posix()}, which this "
+        "section shows, and `baloot spec render --proofs FILE` shows another file of "
+        "outcomes (one `baloot verify --json FILE` wrote) instead."))
     if rows is None:
         return d.Section("proofs", "Proofs (z3)", (
             d.Note(d.inlines("No proof results are included in this rendering"

@@ -1,9 +1,10 @@
-"""`baloot spec render --check`: is the checked-in rules document what the spec renders now?
+"""`baloot spec render --check`: is the checked-in rules document what the spec and the
+stored results (worked examples, witnesses, proof outcomes) render now?
 
-Every section is compared byte for byte, except the z3 results: they take a z3 run, and a
-counterexample's values may differ from one z3 version to another. The rows of that
-section (check, contract, result) are compared with a fresh `baloot verify` run by the
-test suite instead (`proof_rows`)."""
+Every section is compared, line for line: the renderer reads only the spec and
+files that regenerate byte for byte, so the document does too. `proof_rows`
+reads back the rows of the z3 results, for the tests that compare them with a
+fresh `baloot verify` run."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from baloot.grammar.render import blocks as d
 from baloot.grammar.render import html, markdown
 from baloot.grammar.render.document import Options, build_document, default_out_dir
 
-PROOFS = "proofs"  # the anchor of the section left out of the comparison
+PROOFS = "proofs"  # the anchor of the z3 results section
 
 
 @dataclass(frozen=True)
@@ -32,69 +33,58 @@ class Stale:
     def render(self) -> str:
         if self.line == 0:
             return f"{self.path}: missing"
+        start = _first_differing_column(self.expected, self.found)
         return (f"{self.path}:{self.line}: differs from what the spec renders now\n"
-                f"  expected: {_clip(self.expected)}\n"
-                f"  found:    {_clip(self.found)}")
+                f"  expected: {_clip(self.expected, start)}\n"
+                f"  found:    {_clip(self.found, start)}")
 
 
-def _clip(line: str, width: int = 110) -> str:
-    return line if len(line) <= width else line[:width] + " …"
+def _first_differing_column(a: str, b: str) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                min(len(a), len(b)))
 
 
-FORMATS: tuple[tuple[str, Callable[[d.Document], str],
-                     Callable[[d.Section], list[str]]], ...] = (
-    ("rules.html", html.render_html, html.section_opening),
-    ("rules.md", markdown.render_markdown, markdown.section_opening),
+def _clip(line: str, column: int, width: int = 110) -> str:
+    """The part of a long line around `column` (where it differs), at most `width` long."""
+    start = max(0, min(column - width // 3, len(line) - width))
+    head = "… " if start > 0 else ""
+    tail = " …" if start + width < len(line) else ""
+    return head + line[start:start + width] + tail
+
+
+FORMATS: tuple[tuple[str, Callable[[d.Document], str]], ...] = (
+    ("rules.html", html.render_html),
+    ("rules.md", markdown.render_markdown),
 )
 
 
 def stale_files(spec: m.Spec, out_dir: Path | None = None) -> list[Stale]:
     """The files of the document in `out_dir` (default docs/) that are missing or differ
-    from a fresh rendering, z3 results aside; an empty list when all are up to date."""
+    from a fresh rendering; an empty list when all are up to date."""
     out_dir = out_dir or default_out_dir()
-    document = build_document(spec, out_dir, Options(proofs="none"))
-    index = [s.anchor for s in document.sections].index(PROOFS)
-    proofs, after = document.sections[index], document.sections[index + 1]
+    document = build_document(spec, out_dir, Options())
     stale = []
-    for name, render, opening in FORMATS:
+    for name, render in FORMATS:
         path = out_dir / name
         if not path.is_file():
             stale.append(Stale(path, 0, "", ""))
             continue
-        fresh = render(document)
-        found = path.read_text(encoding="utf-8")
-        # a section's first line (its anchor) marks where it starts
-        difference = _first_difference(fresh, found, opening(proofs)[0], opening(after)[0])
+        difference = _line_difference(render(document).splitlines(),
+                                      path.read_text(encoding="utf-8").splitlines())
         if difference is not None:
             stale.append(Stale(path, *difference))
     return stale
 
 
-def _first_difference(fresh: str, found: str, start: str, end: str
-                      ) -> tuple[int, str, str] | None:
-    """The first line where `found` differs from `fresh`, outside the span from `start` to
-    `end` (the section not compared); None when they agree."""
-    fresh_from, fresh_to = fresh.index(start), fresh.index(end)
-    found_from, found_to = found.find(start), found.find(end)
-    if found_from < 0 or found_to < found_from:  # the section is missing: compare it all
-        return _line_difference(fresh.splitlines(), found.splitlines(), 0)
-    head = _line_difference(fresh[:fresh_from].splitlines(),
-                            found[:found_from].splitlines(), 0)
-    if head is not None:
-        return head
-    return _line_difference(fresh[fresh_to:].splitlines(), found[found_to:].splitlines(),
-                            found[:found_to].count("\n"))
-
-
-def _line_difference(fresh: list[str], found: list[str], offset: int
-                     ) -> tuple[int, str, str] | None:
+def _line_difference(fresh: list[str], found: list[str]) -> tuple[int, str, str] | None:
+    """The first line (1-based) where `found` differs from `fresh`, and both lines."""
     for number, (want, have) in enumerate(zip(fresh, found, strict=False), start=1):
         if want != have:
-            return offset + number, want, have
+            return number, want, have
     if len(fresh) == len(found):
         return None
     shorter = min(len(fresh), len(found))
-    return (offset + shorter + 1, fresh[shorter] if shorter < len(fresh) else "(end of file)",
+    return (shorter + 1, fresh[shorter] if shorter < len(fresh) else "(end of file)",
             found[shorter] if shorter < len(found) else "(end of file)")
 
 

@@ -1,38 +1,84 @@
-"""The scoring steps, and a worked example per contract computed by the reference engine.
+"""The scoring steps, and a worked example per contract played by the reference engine.
 
 The steps are the SCORE clauses in order, each with the declarations that
-formalise it. The worked examples are never typed in: a round is dealt from
-a fixed deck and played by the generated reference engine
-(`baloot.reference_impl`), with a fixed choice among its legal actions, and
-every figure shown is what the engine's rules return.
+formalise it. The worked examples are never typed in: `baloot conform examples`
+deals a round from a fixed deck, plays it on the generated reference engine
+with a fixed choice among its legal actions, and stores every figure the
+engine's rules return in docs/worked-examples.json; this module shows that
+file and never runs the engine.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from baloot.grammar import model as m
 from baloot.grammar.render import blocks as d
-from baloot.grammar.render.sections import cite_links, citing_clause, clause_link, decl_link
+from baloot.grammar.render.sections import cite_links, clause_link, decl_link
+from baloot.grammar.render.stored import Fields, StoredFileError, read_stored
 
-PROFILE = "literal"
-DEALER = 0
-MAX_ACTIONS = 400
-SEEDS = range(0, 40)
+EXAMPLES = Path("docs/worked-examples.json")  # under the project folder
+RECORDER = "baloot conform examples"
+
+
+@dataclass(frozen=True)
+class Trick:
+    plays: tuple[tuple[int, str], ...]  # (seat, card) in the order played
+    winner: int  # seat
+    bunts: int
 
 
 @dataclass(frozen=True)
 class Example:
     contract: str
+    profile: str
+    dealer: int
     seed: int
-    deck: list[str]
+    deck: tuple[str, ...]
     face_up: str
-    calls: list[tuple[int, str]]
-    tricks: list[tuple[list[tuple[int, str]], int, int]]  # plays, winner seat, bunts
-    result: dict[str, Any]
-    result_record: str | None
+    calls: tuple[tuple[int, str], ...]  # (seat, call): bids, raises, declared projects
+    tricks: tuple[Trick, ...]
+    result: dict[str, Any]  # the engine's round result, field by field
+
+
+@dataclass(frozen=True)
+class Examples:
+    """The stored file: the rule that priced the cards, the contracts played, and an
+    example for each contract that has one."""
+
+    value_rule: str
+    contracts: tuple[str, ...]
+    examples: tuple[Example, ...]
+
+
+# ------------------------------------------------------ the stored examples --
+
+
+def _seated(item: Any, where: str) -> tuple[int, str]:
+    """A [seat, text] pair."""
+    if (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)
+            and not isinstance(item[0], bool) and isinstance(item[1], str)):
+        return item[0], item[1]
+    raise StoredFileError(f"{where}: expected [seat, text], found {item!r}")
+
+
+def _example(f: Fields) -> Example:
+    return Example(
+        f.text("contract"), f.text("profile"), f.number("dealer"), f.number("seed"),
+        tuple(f.texts("deck")), f.text("face_up"),
+        tuple(_seated(x, f"{f.where}.calls") for x in f.items("calls")),
+        tuple(Trick(tuple(_seated(x, f"{t.where}.plays") for x in t.items("plays")),
+                    t.number("winner"), t.number("bunts")) for t in f.each("tricks")),
+        f.obj("result"))
+
+
+def read_examples(path: Path) -> Examples:
+    """The worked examples stored by `baloot conform examples` (see worked_examples.py)."""
+    top = Fields(read_stored(path, RECORDER), str(path))
+    return Examples(top.text("value_rule"), tuple(top.texts("contracts")),
+                    tuple(_example(x) for x in top.each("examples")))
 
 
 def steps_blocks(spec: m.Spec) -> list[d.Block]:
@@ -49,87 +95,7 @@ def steps_blocks(spec: m.Spec) -> list[d.Block]:
                      d.inlines("ambiguities")), tuple(rows))]
 
 
-# ---------------------------------------------------------- the engine run --
-
-
-def _module_of_rule(spec: m.Spec, rule: m.Rule) -> Any:
-    from baloot.grammar.generate import PACKAGE, module_of
-
-    return importlib.import_module(f"{PACKAGE}.{module_of(rule.pos.file)}")
-
-
-def _card_value_rule(spec: m.Spec) -> m.Rule | None:
-    """The rule that prices one card: it cites the card-value clauses, takes a card and a
-    trump, and returns an int."""
-    for rule in spec.rules:
-        if (citing_clause(rule, ids=("SCORE.3",)) and citing_clause(rule, ids=("SCORE.4",))
-                and len(rule.params) == 2 and isinstance(rule.params[0].type, m.PlainType)
-                and isinstance(rule.params[1].type, m.OptionalType)
-                and isinstance(rule.returns, m.PlainType) and rule.returns.name == "int"):
-            return rule
-    return None
-
-
-def _contracts(spec: m.Spec) -> list[str]:
-    """The contract kinds: the members of the enum citing BID.3 (sun, hokum)."""
-    for enum in spec.enums:
-        if citing_clause(enum, ids=("BID.3",)):
-            return [x.notation or x.name for x in enum.members]
-    return []
-
-
-def play_example(spec: m.Spec, contract: str) -> Example | None:
-    """A round won by a `contract` bid, played by the engine with a fixed policy: the
-    first player who may bid `contract` does; everyone else passes; no raises; in the
-    first trick each player declares the first project offered; then each plays the
-    first card the rules allow."""
-    runtime = importlib.import_module("baloot.reference_impl.runtime")
-    value_rule = _card_value_rule(spec)
-    card_value = getattr(_module_of_rule(spec, value_rule), value_rule.name) if value_rule \
-        else None
-    for seed in SEEDS:
-        deck = runtime.shuffled_deck(seed)
-        game = runtime.new_game(PROFILE, dealer=DEALER, deck=deck)
-        face_up = runtime.card_text(game.state.face_up)
-        calls: list[tuple[int, str]] = []
-        bid = False
-        for _ in range(MAX_ACTIONS):
-            if game.round_result() is not None or game.current_player is None:
-                break
-            actions = game.legal_actions()
-            seat = game.current_player
-            phase = game.phase
-            choice: str | None = None
-            if phase == "bidding":
-                if not bid:
-                    choice = next((x for x in actions if x.split()[0] == contract), None)
-                    bid = choice is not None
-                choice = choice or ("pass" if "pass" in actions else actions[0])
-            elif phase == "raising":
-                choice = "pass" if "pass" in actions else actions[0]
-            else:
-                choice = next((x for x in actions if x.startswith("declare")), None) or \
-                    next((x for x in actions if x.startswith("play")), actions[0])
-            if phase in ("bidding", "raising") or choice.startswith("declare"):
-                calls.append((seat, choice))
-            game.apply(choice)
-        result = game.round_result()
-        if result is None or not bid:
-            continue
-        kind = result.get("contract", {}).get("kind") if isinstance(result.get("contract"),
-                                                                      dict) else None
-        if kind not in (None, contract):
-            continue
-        trump = game.state.contract.trump if game.state.contract is not None else None
-        tricks = []
-        for trick in game.state.tricks:
-            plays = [(p.seat, runtime.card_text(p.card)) for p in trick.plays]
-            bunts = sum(card_value(p.card, trump) for p in trick.plays) if card_value else -1
-            tricks.append((plays, trick.winner, bunts))
-        record = next((r.name for r in spec.records
-                       if set(result) == {f.name for f in r.fields}), None)
-        return Example(contract, seed, deck, face_up, calls, tricks, result, record)
-    return None
+# ------------------------------------------------------------- the blocks --
 
 
 def _value_text(value: Any) -> str:
@@ -145,25 +111,31 @@ def _value_text(value: Any) -> str:
     return str(value)
 
 
-def example_blocks(spec: m.Spec, ex: Example) -> list[d.Block]:
+def _record_of(spec: m.Spec, result: dict[str, Any]) -> m.Record | None:
+    """The record whose fields are the result's."""
+    return next((r for r in spec.records if set(result) == {f.name for f in r.fields}), None)
+
+
+def example_blocks(spec: m.Spec, ex: Example, value_rule: str) -> list[d.Block]:
     blocks: list[d.Block] = [d.Para(d.inlines(
-        f"Profile {PROFILE}, dealer seat {DEALER}, the deck of seed {ex.seed} "
+        f"Profile {ex.profile}, dealer seat {ex.dealer}, the deck of seed {ex.seed} "
         f"(`shuffled_deck({ex.seed})`); the face-up card is {ex.face_up}. Seats 0 and 2 are "
         "team 0, seats 1 and 3 team 1."))]
     blocks.append(d.CodeBlock(" ".join(ex.deck), "", "the deck, first card first"))
     blocks.append(d.Para((d.Strong("Calls: "), d.Str("; ".join(f"seat {s} {c}"
                                                                 for s, c in ex.calls)))))
-    value_rule = _card_value_rule(spec)
     rows = []
-    for i, (plays, winner, bunts) in enumerate(ex.tricks, 1):
-        rows.append((d.inlines(str(i)), d.inlines(", ".join(f"{s}: {c}" for s, c in plays)),
-                     d.inlines(f"seat {winner} (team {winner % 2})"),
-                     d.inlines(str(bunts) if bunts >= 0 else "—")))
-    bunts_head: d.Inlines = (d.Str("bunts ("), decl_link(value_rule), d.Str(")")) \
-        if value_rule else d.inlines("bunts")
+    for i, trick in enumerate(ex.tricks, 1):
+        rows.append((d.inlines(str(i)),
+                     d.inlines(", ".join(f"{s}: {c}" for s, c in trick.plays)),
+                     d.inlines(f"seat {trick.winner} (team {trick.winner % 2})"),
+                     d.inlines(str(trick.bunts))))
+    pricing = next((r for r in spec.rules if r.name == value_rule), None)
+    bunts_head: d.Inlines = (d.Str("bunts ("), decl_link(pricing), d.Str(")")) \
+        if pricing else (d.Str("bunts ("), d.Code(value_rule), d.Str(")"))
     blocks.append(d.Table((d.inlines("trick"), d.inlines("plays (seat: card)"),
                            d.inlines("won by"), bunts_head), tuple(rows), numeric=(0, 3)))
-    record = next((r for r in spec.records if r.name == ex.result_record), None)
+    record = _record_of(spec, ex.result)
     head: list[d.Inline] = [d.Strong("The engine's result")]
     if record is not None:
         head.extend([d.Str(" (record "), decl_link(record), d.Str(", "),
@@ -184,7 +156,8 @@ def example_blocks(spec: m.Spec, ex: Example) -> list[d.Block]:
     return blocks
 
 
-def scoring_section(spec: m.Spec, examples: bool = True) -> d.Section:
+def scoring_section(spec: m.Spec, root: Path, examples: bool = True) -> d.Section:
+    """The steps, and the worked examples stored under `root` (the project folder)."""
     blocks: list[d.Block] = [d.Para(d.inlines(
         "The steps of scoring a round are the SCORE clauses, in order; each names the "
         "declarations that formalise it."))]
@@ -194,37 +167,30 @@ def scoring_section(spec: m.Spec, examples: bool = True) -> d.Section:
         blocks.append(d.Note(d.inlines("Worked examples were left out of this rendering "
                                        "(--no-examples).")))
         return d.Section("scoring", "Scoring", tuple(blocks))
-    try:
-        importlib.import_module("baloot.reference_impl.runtime")
-        importlib.import_module("baloot.reference_impl.entry_points")
-    except ImportError as err:
+    path = root / EXAMPLES
+    if not path.is_file():
         blocks.append(d.Note(d.inlines(
-            "The worked examples are computed by the generated reference engine "
-            "(baloot.reference_impl), which is not generated yet "
-            f"({type(err).__name__}: {err}); run `baloot gen` and render again.")))
+            f"No worked examples are stored yet: `{RECORDER}` plays them on the generated "
+            f"reference engine and writes {EXAMPLES.as_posix()}; render again afterwards.")))
         return d.Section("scoring", "Scoring", tuple(blocks))
+    stored = read_examples(path)
     blocks.append(d.Para(d.inlines(
         "One round per contract, dealt from a fixed deck and played by the generated "
         "reference engine. Nothing below is typed in: the calls and cards are the first "
         "legal ones the engine offers (the first player who may bid the contract does, "
         "every other call is a pass, projects offered in the first trick are declared), and "
-        "every figure is what the engine's rules return.")))
-    contracts = _contracts(spec)
-    for contract in contracts:
+        f"every figure is what the engine's rules return, as `{RECORDER}` recorded them in "
+        f"{EXAMPLES.as_posix()}.")))
+    for contract in stored.contracts:
         blocks.append(d.Heading(3, d.inlines(f"A {contract} round"), f"example-{contract}"))
-        try:
-            example = play_example(spec, contract)
-        except Exception as err:  # the engine is another team's work in progress
-            blocks.append(d.Note(d.inlines(
-                f"The engine could not play a {contract} round: {type(err).__name__}: {err}")))
-            continue
+        example = next((x for x in stored.examples if x.contract == contract), None)
         if example is None:
             blocks.append(d.Note(d.inlines(
                 f"No deck of the seeds tried gave a finished {contract} round.")))
             continue
         blocks.append(d.Box(f"example-{contract}-round", "example",
-                            tuple(example_blocks(spec, example))))
-    if not contracts:
-        blocks.append(d.Note(d.inlines("The spec declares no enum of contracts (citing "
-                                       "BID.3), so no example was played.")))
+                            tuple(example_blocks(spec, example, stored.value_rule))))
+    if not stored.contracts:
+        blocks.append(d.Note(d.inlines(f"{EXAMPLES.as_posix()} lists no contract, so no "
+                                       "example is shown.")))
     return d.Section("scoring", "Scoring", tuple(blocks))

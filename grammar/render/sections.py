@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from baloot.grammar import model as m
-from baloot.grammar.commands import variants_used
+from baloot.grammar.analysis import variants_used
 from baloot.grammar.render import anchors as a
 from baloot.grammar.render import blocks as d
 from baloot.grammar.render.source import Sources, location

@@ -16,7 +16,6 @@ import pytest
 
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import default_pack_folder
-from baloot.conformance.harness.spec_model import spec_model
 from baloot.conformance.mutants.boundary_mutants import boundary_mutants, unbuilt_boundaries
 from baloot.conformance.mutants.build import apply_patch
 from baloot.conformance.mutants.run import run_mutants
@@ -30,6 +29,7 @@ from baloot.conformance.pack_tools.boundaries import (
 )
 from baloot.conformance.pack_tools.boundary_probe import play_case, point_coverage, probing
 from baloot.conformance.pack_tools.coverage import boundary_coverage
+from baloot.conformance.pack_tools.spec_model import spec_model
 
 BOUNDARY_CASES = default_pack_folder() / "boundaries"
 PROFILES = ("literal", "federation")

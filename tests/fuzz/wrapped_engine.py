@@ -83,12 +83,19 @@ class WrappedEngine:
 
     def handle(self, line: str) -> dict[str, Any]:
         request = json.loads(line)
-        kind, seq = request.get("type"), request.get("seq")
+        seq = request.get("seq")
+        if request.get("type") == "batch":  # each request as if it came alone
+            replies = [self.answer(r) for r in request["requests"]]
+            return {"seq": seq, "ok": True, "replies": replies}
+        return {"seq": seq, **self.answer(request)}
+
+    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        kind = request.get("type")
         if kind == "start" and self.refuse_start:
-            return {"seq": seq, "ok": False, "refused": {"reason": "this engine starts no games"}}
+            return {"ok": False, "refused": {"reason": "this engine starts no games"}}
         if kind == "apply":
-            return self.apply(line, request)
-        reply = self.inner.handle(line)
+            return self.apply(request)
+        reply = self.inner.answer(request)
         if not reply.get("ok"):
             return reply
         if kind == "hello":
@@ -104,18 +111,18 @@ class WrappedEngine:
             self.patch_result(reply["result"])
         return reply
 
-    def apply(self, line: str, request: dict[str, Any]) -> dict[str, Any]:
-        action, seq = str(request.get("action")), request.get("seq")
+    def apply(self, request: dict[str, Any]) -> dict[str, Any]:
+        action = str(request.get("action"))
         if not self.offered([action]):
-            return {"seq": seq, "ok": False, "refused": {"reason": "not played by this engine"}}
-        reply = self.inner.handle(line)
+            return {"ok": False, "refused": {"reason": "not played by this engine"}}
+        reply = self.inner.answer(request)
         refused = reply.get("refused") or {}
         if (
             "revoke_accepted" in self.bugs
             and action.startswith("play ")
             and (refused.get("clauses") or [None])[0] == "PLAY.2"
         ):
-            return {"seq": seq, "ok": True}
+            return {"ok": True}
         if reply.get("ok"):
             self.autoplay()
         return reply

@@ -3,11 +3,12 @@ links resolve, the HTML is self-contained and escaped, and the output is determi
 
 from __future__ import annotations
 
-import importlib.util
+import copy
 import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,10 +17,12 @@ from baloot.grammar.parser import assemble, parse_text
 from baloot.grammar.render import clause_anchor, clause_id_anchor
 from baloot.grammar.render.anchors import decl_anchor, profile_anchor, variant_anchor
 from baloot.grammar.render.document import Options, build_document, render
-from baloot.grammar.render.extras import witness_blocks
+from baloot.grammar.render.extras import INVARIANTS, WITNESSES, witness_blocks
 from baloot.grammar.render.freshness import stale_files
 from baloot.grammar.render.html import render_html
 from baloot.grammar.render.markdown import render_markdown
+from baloot.grammar.render.scoring import EXAMPLES
+from baloot.grammar.render.stored import StoredFileError
 
 
 class _Ids(HTMLParser):
@@ -117,40 +120,49 @@ def test_card_tables_come_from_the_spec(spec: m.Spec, rendered: Path) -> None:
             assert f">{sum(table.as_dict().values())}<" in cards  # one suit's total
 
 
-@pytest.mark.skipif(importlib.util.find_spec("baloot.reference_impl.entry_points") is None,
-                    reason="the reference engine is not generated")
-def test_worked_examples_are_played_by_the_engine(rendered: Path) -> None:
+def test_worked_examples_are_those_stored(rendered: Path) -> None:
+    """The examples shown are those of docs/worked-examples.json, figure for figure."""
     text = (rendered / "rules.html").read_text(encoding="utf-8")
     scoring = text[text.index('id="scoring"'):text.index('id="variants"')]
-    for contract in ("sun", "hokum"):
-        assert f'id="example-{contract}-round"' in scoring
-    assert "card_bunts" in scoring and "could not play" not in scoring
+    stored = json.loads((Path(__file__).parents[2] / EXAMPLES).read_text(encoding="utf-8"))
+    assert stored["contracts"] == ["sun", "hokum"]
+    for example in stored["examples"]:
+        box = scoring[scoring.index(f'id="example-{example["contract"]}-round"'):]
+        assert " ".join(example["deck"]) in box
+        a, b = example["result"]["card_bunts"]
+        assert f'card_bunts</code></td><td class="num">{a}</td><td class="num">{b}</td>' in box
+    assert "card_bunts" in scoring and "No worked examples" not in scoring
 
 
 def test_checked_in_document_is_up_to_date(spec: m.Spec) -> None:
-    """docs/rules.* is what the spec renders now (z3 results aside: see the proofs tests)."""
+    """docs/rules.* is what the spec and the stored results render now."""
     stale = stale_files(spec)
     assert not stale, "\n".join(s.render() for s in stale) + "\nrun `baloot spec render`"
 
 
 def test_a_stale_document_is_reported_by_file_and_line(spec: m.Spec, tmp_path: Path) -> None:
-    render(spec, tmp_path, Options(proofs="none"))
+    render(spec, tmp_path)
     assert stale_files(spec, tmp_path) == []
     md = tmp_path / "rules.md"
     lines = md.read_text(encoding="utf-8").splitlines(keepends=True)
     proofs_at = lines.index('<a id="proofs"></a>\n')
-    lines[proofs_at + 4] = "a z3 result written by another z3 version\n"
+    proof_line = lines[proofs_at + 4]
+    lines[proofs_at + 4] = "a z3 result edited by hand\n"
     md.write_text("".join(lines), encoding="utf-8")
-    assert stale_files(spec, tmp_path) == []  # the z3 results are not compared here
+    stale = stale_files(spec, tmp_path)  # the z3 results are compared like the rest
+    assert [(s.path.name, s.line, s.found) for s in stale] == [
+        ("rules.md", proofs_at + 5, "a z3 result edited by hand")]
+    lines[proofs_at + 4] = proof_line
     original, lines[2] = lines[2], "an edit by hand\n"
-    lines.insert(proofs_at + 6, "one more z3 line\n")  # later lines shift by one
     index_at = lines.index('<a id="index"></a>\n')
     lines[index_at + 2] = "## Index, edited\n"
     md.write_text("".join(lines), encoding="utf-8")
     (tmp_path / "rules.html").unlink()
-    stale = {s.path.name: s for s in stale_files(spec, tmp_path)}
-    assert stale["rules.html"].line == 0 and stale["rules.html"].render().endswith("missing")
-    assert (stale["rules.md"].line, stale["rules.md"].found) == (3, "an edit by hand")
+    stale_by_name = {s.path.name: s for s in stale_files(spec, tmp_path)}
+    assert stale_by_name["rules.html"].line == 0
+    assert stale_by_name["rules.html"].render().endswith("missing")
+    assert (stale_by_name["rules.md"].line, stale_by_name["rules.md"].found) == \
+        (3, "an edit by hand")
     lines[2] = original
     md.write_text("".join(lines), encoding="utf-8")
     stale_md = stale_files(spec, tmp_path)[1]
@@ -206,40 +218,144 @@ def test_tiny_spec_is_escaped_in_both_formats(tmp_path: Path) -> None:
     assert '<a id="clause-SCORE-1"></a>' in md
 
 
+def _tiny() -> m.Spec:
+    return assemble(parse_text(TINY, "tiny.baloot"), [("tiny.baloot", TINY)])
+
+
+def _html(spec: m.Spec, root: Path, examples: bool = True, proofs: str = "stored") -> str:
+    return render_html(build_document(spec, root / "docs", Options(examples, proofs),
+                                      root=root))
+
+
+def _section(html: str, anchor: str) -> str:
+    start = html.index(f'id="{anchor}"')
+    end = html.find('<section class="top"', start)
+    return html[start:end if end >= 0 else None]
+
+
+PROOF_ROW = {"check": "deck-bunts", "title": "card bunts total 152 in hokum",
+             "contract": "hokum S", "readings": "any", "status": "proven", "method": "z3",
+             "detail": "152"}
+
+
+def test_proof_results_are_read_from_the_stored_file(tmp_path: Path) -> None:
+    spec = _tiny()
+    missing = _section(_html(spec, tmp_path), "proofs")
+    assert "no stored proof results" in missing and "baloot verify --write" in missing
+    (tmp_path / INVARIANTS).parent.mkdir(parents=True)
+    (tmp_path / INVARIANTS).write_text(json.dumps(
+        {"format": 1, "command": "baloot verify --write", "outcomes": [PROOF_ROW]}, indent=1))
+    proofs = _section(_html(spec, tmp_path), "proofs")
+    assert "deck-bunts" in proofs and "<strong>proven</strong>" in proofs
+    assert "1 outcome(s): 1 proven" in proofs
+    none = _section(_html(spec, tmp_path, proofs="none"), "proofs")
+    assert "deck-bunts" not in none and "--proofs none" in none
+
+
 def test_proof_results_from_a_file(tmp_path: Path) -> None:
-    spec = assemble(parse_text(TINY, "tiny.baloot"), [("tiny.baloot", TINY)])
+    """`--proofs FILE` reads the list `baloot verify --json FILE` writes (times left out)."""
     results = tmp_path / "proofs.json"
-    results.write_text(json.dumps([
-        {"check": "deck-bunts", "title": "card bunts total 152 in hokum", "contract": "hokum S",
-         "readings": "any", "status": "proven", "method": "z3", "seconds": 0.25,
-         "detail": "152", "counterexample": {}},
-    ]), encoding="utf-8")
-    html = render_html(build_document(spec, tmp_path, Options(examples=False,
-                                                              proofs=str(results)),
-                                      root=tmp_path))
-    proofs = html[html.index('id="proofs"'):]
+    results.write_text(json.dumps([{**PROOF_ROW, "seconds": 0.25, "counterexample": {}}]),
+                       encoding="utf-8")
+    proofs = _section(_html(_tiny(), tmp_path, proofs=str(results)), "proofs")
     assert "deck-bunts" in proofs and "<strong>proven</strong>" in proofs
     assert "0.25" not in proofs  # times are left out: the document is deterministic
-    none = render_html(build_document(spec, tmp_path, Options(examples=False, proofs="none"),
-                                      root=tmp_path))
-    assert "baloot verify" in none[none.index('id="proofs"'):]
 
 
-def test_witnesses_are_linked_when_present(tmp_path: Path) -> None:
-    spec = assemble(parse_text(TINY, "tiny.baloot"), [("tiny.baloot", TINY)])
+@pytest.mark.parametrize("content", [
+    "not json",
+    json.dumps({"format": 2, "outcomes": []}),
+    json.dumps({"format": 1, "outcomes": [{**PROOF_ROW, "status": None}]}),
+])
+def test_a_malformed_proof_file_is_an_error(tmp_path: Path, content: str) -> None:
+    (tmp_path / INVARIANTS).parent.mkdir(parents=True)
+    (tmp_path / INVARIANTS).write_text(content)
+    with pytest.raises(StoredFileError, match=r"invariants\.json"):
+        _html(_tiny(), tmp_path)
+
+
+def test_render_command_reports_a_malformed_stored_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from baloot.conformance.cli import main
+
+    bad = tmp_path / "proofs.json"
+    bad.write_text(json.dumps([{"check": "x"}]))
+    assert main(["spec", "render", "--out", str(tmp_path / "docs"), "--proofs", str(bad)]) == 1
+    assert "field 'title' should be a string" in capsys.readouterr().err
+
+
+WITNESS_FILE: dict[str, Any] = {"format": 1, "command": "baloot explore", "variants": [
+    {"id": "A1", "name": "tiny", "title": "A <tiny> variant.",
+     "clauses": [{"id": "SETUP.1", "text": "Four players."}],
+     "readings": [{"name": "one", "text": "One.", "source": "the page", "default": True},
+                  {"name": "two", "text": "Two.", "source": "elsewhere", "default": False}],
+     "pairs": [{"readings": ["one", "two"], "verdict": "witness",
+                "symbolic": {"rule": "teams", "inputs": "seat = <0>",
+                             "values": {"one": "2", "two": "3"}},
+                "engine": {"dealer": 0, "deck": ["7S", "AS"], "actions": ["sun", "pass"],
+                           "differs": "legal",
+                           "under": {"one": "player 1: [\"pass\"]", "two": "player 2"},
+                           "cases": ["a1-one-vs-two", "a1-not-in-a-file"]}}]},
+]}
+
+
+def test_witnesses_are_read_from_the_stored_file(tmp_path: Path) -> None:
+    spec = _tiny()
     root = tmp_path / "project"
-    (root / "conformance/cases/variants").mkdir(parents=True)
-    (root / "conformance/ambiguities.md").write_text(
-        "# Ambiguities\n\n## A1 tiny\n\nWitness: seat 0 holds <AS>.\n\n## A2 other\n\nno.\n")
-    (root / "conformance/cases/variants/a1.json").write_text(json.dumps({"cases": [
+    (root / "conformance/cases/variants/tiny").mkdir(parents=True)
+    (root / "conformance/ambiguities.md").write_text("## A1 tiny\n\nnot read any more\n")
+    (root / "conformance/cases/variants/tiny/explored.json").write_text(json.dumps({"cases": [
         {"id": "a1-one-vs-two", "title": "one differs from two", "requires": {"tiny": "two"}},
     ]}))
     out = root / "docs"
     per, head = witness_blocks(spec, root, out)
-    document = build_document(spec, out, Options(examples=False, proofs="none"), root=root)
-    html = render_html(document)
+    assert per == {} and "No witnesses are stored yet" in str(head)
+    (root / WITNESSES).parent.mkdir(parents=True)
+    (root / WITNESSES).write_text(json.dumps(WITNESS_FILE, indent=1))
+    per, head = witness_blocks(spec, root, out)
+    assert set(per) == {"A1"} and "witnesses.json" in str(head)
+    html = _html(spec, root, examples=False, proofs="none")
     variant = html[html.index('id="variant-A1"'):html.index('id="profiles"')]
-    assert "Witness: seat 0 holds &lt;AS&gt;." in variant
-    assert 'href="../conformance/cases/variants/a1.json"' in variant
-    assert "a1-one-vs-two" in variant and "tiny = two" in variant
-    assert set(per) == {"A1"} and head
+    assert "not read any more" not in variant
+    assert "<strong>witness found</strong>" in variant
+    assert "<code>teams(seat = &lt;0&gt;)</code> gives <code>2</code> under <code>one</code>" \
+        " and <code>3</code> under <code>two</code>" in variant
+    assert "<code>7S AS</code>" in variant and "<code>sun / pass</code>" in variant
+    assert "the legal differs" in variant and "player 1: [&quot;pass&quot;]" in variant
+    assert 'href="../conformance/cases/variants/tiny/explored.json"' in variant
+    assert "<code>a1-not-in-a-file</code>" in variant
+    unknown = copy.deepcopy(WITNESS_FILE)
+    unknown["variants"][0]["pairs"][0]["verdict"] = "maybe"
+    (root / WITNESSES).write_text(json.dumps(unknown))
+    with pytest.raises(StoredFileError, match="unknown verdict 'maybe'"):
+        witness_blocks(spec, root, out)
+
+
+EXAMPLE_FILE: dict[str, Any] = {
+    "format": 1, "command": "baloot conform examples", "value_rule": "teams",
+    "contracts": ["sun", "hokum"], "examples": [
+    {"contract": "sun", "profile": "literal", "dealer": 0, "seed": 7,
+     "deck": ["7S", "AS"], "face_up": "AS", "calls": [[1, "sun"], [2, "pass"]],
+     "tricks": [{"plays": [[1, "AS"], [2, "7S"]], "winner": 1, "bunts": 11}],
+     "result": {"card_bunts": [0, 11], "success": True, "level": "no_raise"}}]}
+
+
+def test_worked_examples_are_read_from_the_stored_file(tmp_path: Path) -> None:
+    spec = _tiny()
+    missing = _section(_html(spec, tmp_path, proofs="none"), "scoring")
+    assert "No worked examples are stored yet" in missing
+    assert "baloot conform examples" in missing
+    (tmp_path / EXAMPLES).parent.mkdir(parents=True)
+    (tmp_path / EXAMPLES).write_text(json.dumps(EXAMPLE_FILE, indent=1))
+    scoring = _section(_html(spec, tmp_path, proofs="none"), "scoring")
+    assert "the deck of seed 7" in scoring and "seat 1 sun; seat 2 pass" in scoring
+    assert "1: AS, 2: 7S" in scoring and "seat 1 (team 1)" in scoring
+    assert 'href="#rule-teams"' in scoring  # the rule that priced the cards, linked
+    assert '<td class="num">11</td>' in scoring and "<td>yes</td>" in scoring
+    assert "No deck of the seeds tried gave a finished hokum round." in scoring
+    left_out = _section(_html(spec, tmp_path, proofs="none", examples=False), "scoring")
+    assert "seed 7" not in left_out and "--no-examples" in left_out
+    (tmp_path / EXAMPLES).write_text(json.dumps({**EXAMPLE_FILE, "examples": [
+        {**EXAMPLE_FILE["examples"][0], "calls": [["1", "sun"]]}]}))
+    with pytest.raises(StoredFileError, match=r"calls: expected \[seat, text\]"):
+        _html(spec, tmp_path, proofs="none")

@@ -1,0 +1,187 @@
+"""The engine under test as a replay speaks to it: each read asked once per state, and
+each change sent together with the reads that follow it when the engine takes batches.
+
+A conforming engine's `state`, `legal` and `result` replies change only with a
+`start`, a `deal` or an `apply` (PROTOCOL.md), so a read's reply is kept until
+the next of those, and asking again costs nothing. When the engine's hello says
+`"batch": true`, a change goes out in one `batch` request with the reads the
+replay names (`then`), and their replies wait until asked for: one round trip
+an action instead of three.
+
+A batched read that the engine answers with an error reply raises, when it is
+asked for, the `EngineError` it would have raised alone; one never asked for
+is never raised, so a replay meets the same disagreements either way. A batch
+that fails as a whole (a timeout, an exit, a reply that cannot be read) fails
+at its change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from baloot.conformance.harness.engine_process import (
+    ENGINE_ERROR,
+    SCHEMA,
+    EngineError,
+    EngineProcess,
+)
+
+READS = frozenset({"state", "legal", "result"})
+
+
+class Transport(Protocol):
+    """What carries the requests: the engine process, or a stand-in below."""
+
+    hello: dict[str, Any]
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]: ...
+
+
+def batches(hello: dict[str, Any]) -> bool:
+    """Whether an engine's hello says it answers `batch` requests."""
+    return hello.get("batch") is True
+
+
+def checked(kind: str, reply: Any) -> dict[str, Any]:
+    """One reply of a batch, checked as `EngineProcess.request` checks a reply alone."""
+    if not isinstance(reply, dict):
+        raise EngineError(SCHEMA, f"batch: the {kind} reply is not a JSON object")
+    if reply.get("ok") is False and "error" in reply:
+        raise EngineError(ENGINE_ERROR, f"{kind}: {reply.get('error')}")
+    if not isinstance(reply.get("ok"), bool):
+        raise EngineError(SCHEMA, f"{kind} reply has no boolean 'ok'")
+    return reply
+
+
+class EngineSide:
+    """One replay's requests to the engine process, read replies kept per state."""
+
+    def __init__(self, engine: Transport) -> None:
+        self.engine = engine
+        self.known: dict[str, dict[str, Any] | EngineError] = {}
+        self.requests = 0  # round trips to the engine (a batch is one)
+
+    def request(self, message: dict[str, Any], then: Sequence[str] = ()) -> dict[str, Any]:
+        """The reply to `message`; for a change, the reads in `then` go in one batch with it
+        (when the engine takes batches) and are kept for later."""
+        kind = message["type"]
+        if kind in READS and len(message) == 1:
+            return self.read(kind)
+        self.known.clear()
+        self.requests += 1
+        if not then or not batches(self.engine.hello):
+            return self.engine.request(message)
+        reads = [{"type": t} for t in then]
+        reply = self.engine.request({"type": "batch", "requests": [message, *reads]})
+        replies = reply.get("replies")
+        if not isinstance(replies, list) or len(replies) != 1 + len(reads):
+            count = len(replies) if isinstance(replies, list) else "no list of"
+            raise EngineError(
+                SCHEMA, f"batch reply has {count} replies for {1 + len(reads)} requests"
+            )
+        answer = checked(kind, replies[0])
+        for read, got in zip(then, replies[1:], strict=True):
+            try:
+                self.known[read] = checked(read, got)
+            except EngineError as exc:
+                self.known[read] = exc
+        return answer
+
+    def read(self, kind: str) -> dict[str, Any]:
+        known = self.known.get(kind)
+        if known is None:
+            self.requests += 1
+            known = self.known[kind] = self.engine.request({"type": kind})
+        if isinstance(known, EngineError):
+            raise known
+        return known
+
+    def forget(self) -> None:
+        """Drop every kept reply (the engine was restarted or killed)."""
+        self.known.clear()
+
+
+# ---- a whole game in a few batches ------------------------------------------------------
+#
+# Which requests a replay sends the engine is decided by the reference alone, up
+# to the first disagreement (for an engine with every capability: only the
+# pass-only turns of an engine without `pass_only_turns` depend on its replies).
+# So a replay can first be played against a stand-in that answers as the
+# reference does (`Planner`), the requests written down; then they go to the
+# engine in a few batches; then the engine's replies are checked. When each is
+# the stand-in's reply, the replay against the engine is the planned one, the
+# same in every detail; otherwise the replay is played again on those replies
+# (`Replayer`), and when that meets a disagreement or leaves the plan, again
+# against the engine, request by request, as without the plan.
+
+CHUNK = 48  # requests a batch when sending a plan (a batch reply stays well under 1 MiB)
+
+
+class Diverged(Exception):
+    """A replay asked the engine something other than the plan."""
+
+
+class Planner:
+    """A stand-in engine: each request written down and answered by `predict`."""
+
+    def __init__(self, predict: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        self.hello: dict[str, Any] = {"batch": True}
+        self.predict = predict
+        self.sent: list[dict[str, Any]] = []
+        self.predicted: list[dict[str, Any]] = []
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.sent.append(message)
+        if message["type"] == "batch":
+            replies = [self.predict(m) for m in message["requests"]]
+            self.predicted.extend(replies)
+            return {"ok": True, "replies": replies}
+        reply: dict[str, Any] = self.predict(message)
+        self.predicted.append(reply)
+        return reply
+
+    def flat(self) -> list[dict[str, Any]]:
+        """Every request of the plan, in order, batches opened."""
+        out: list[dict[str, Any]] = []
+        for message in self.sent:
+            out.extend(message["requests"] if message["type"] == "batch" else [message])
+        return out
+
+
+def send_plan(engine: EngineProcess, requests: list[dict[str, Any]]) -> list[Any]:
+    """The engine's replies to the plan's requests, sent in batches of `CHUNK`."""
+    replies: list[Any] = []
+    for at in range(0, len(requests), CHUNK):
+        chunk = requests[at : at + CHUNK]
+        got = engine.request({"type": "batch", "requests": chunk}).get("replies")
+        if not isinstance(got, list) or len(got) != len(chunk):
+            raise EngineError(SCHEMA, f"batch reply without {len(chunk)} replies")
+        replies.extend(got)
+    return replies
+
+
+class Replayer:
+    """The engine's replies to a plan, served to a replay that must ask what the plan asked."""
+
+    def __init__(self, plan: Planner, replies: list[Any]) -> None:
+        self.hello: dict[str, Any] = {"batch": True}
+        self.pending: list[tuple[dict[str, Any], Any]] = []
+        left = iter(replies)
+        for message in plan.sent:
+            if message["type"] == "batch":
+                got = [next(left) for _ in message["requests"]]
+                self.pending.append((message, {"ok": True, "replies": got}))
+            else:
+                self.pending.append((message, next(left)))
+        self.pending.reverse()
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        if not self.pending:
+            raise Diverged(f"{message['type']} after the plan's last request")
+        planned, reply = self.pending.pop()
+        if planned != message:
+            raise Diverged(f"{message['type']} where the plan has {planned['type']}")
+        if message["type"] == "batch":
+            return dict(reply)
+        return checked(message["type"], reply)

@@ -1,0 +1,236 @@
+"""`baloot conform`: run a case pack against an engine, or lint a pack.
+
+    baloot conform --engine "COMMAND" [--profile P] [--only ID|GLOB] ...
+    baloot conform lint [--cases DIR]
+
+`register` returns the group of `conform`'s subcommands: the reference adapter
+(`adapters/command.py`), the pack authors' tools (`pack_tools/commands.py`) and
+the mutants (`mutants/commands.py`) add theirs to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+from typing import TypeAlias
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from baloot.conformance.harness.case_selection import select_cases
+from baloot.conformance.harness.engine_process import EngineProcess
+from baloot.conformance.harness.exit_status import conform_verdict
+from baloot.conformance.harness.lint import lint_pack
+from baloot.conformance.harness.pack import default_pack_folder
+from baloot.conformance.harness.report_console import print_report
+from baloot.conformance.harness.report_files import write_json, write_junit
+from baloot.conformance.harness.runner import CaseOutcome, Runner
+from baloot.conformance.harness.terminal import console as make_console
+from baloot.conformance.harness.variants import load_register
+from baloot.conformance.harness.xfail import XfailFileError, read_xfail_file
+
+# The group of a command's subcommands, as `add_subparsers` returns it.
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+PROGRESS_THRESHOLD = 20  # show a progress bar for runs with more cases than this
+
+
+def register(subparsers: Subcommands) -> Subcommands:
+    """Add `baloot conform` and its `lint` subcommand; return the group of `conform`'s
+    subcommands, where the other rooms add theirs (adapter, pack tools, mutants)."""
+    conform = subparsers.add_parser(
+        "conform",
+        help="check a Baloot engine against the conformance case pack",
+        description="Run the conformance case pack against an engine speaking the protocol "
+        "of conformance/PROTOCOL.md, or lint a pack, or serve the reference engine.",
+    )
+    conform.add_argument(
+        "--engine",
+        metavar="COMMAND",
+        help="the engine command line (split like a shell would, but run without one)",
+    )
+    conform.add_argument(
+        "--cases", metavar="DIR", type=Path, help="a case pack folder (default: the built-in pack)"
+    )
+    conform.add_argument(
+        "--profile", help="the base profile for the run (default: the engine's own)"
+    )
+    conform.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="ID|GLOB",
+        help="run only cases with this id, or id glob, or citing a clause matching this glob "
+        "(e.g. 'SCORE.*'); repeatable",
+    )
+    conform.add_argument(
+        "--timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long to wait for each reply (default 5)",
+    )
+    conform.add_argument(
+        "--start-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to wait for the engine's hello after starting it (default 30)",
+    )
+    conform.add_argument("--json", type=Path, metavar="FILE", help="write a JSON report")
+    conform.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    conform.add_argument(
+        "--xfail", type=Path, metavar="FILE", help="expected failures: lines of 'CASE-ID REASON'"
+    )
+    conform.add_argument(
+        "--validate-protocol",
+        action="store_true",
+        help="check every message, both ways, against the protocol's JSON Schemas",
+    )
+    conform.add_argument(
+        "--min-checked",
+        type=int,
+        default=1,
+        metavar="N",
+        help="fail (exit 4) when fewer than N cases ran to a verdict (default 1)",
+    )
+    conform.set_defaults(run=run_conform)
+    sub = conform.add_subparsers(dest="conform_command", metavar="SUBCOMMAND")
+    lint = sub.add_parser("lint", help="check a case pack without an engine")
+    lint.add_argument(
+        "--cases",
+        metavar="DIR",
+        type=Path,
+        dest="lint_cases",
+        help="a case pack folder (default: the built-in pack)",
+    )
+    lint.set_defaults(run=run_lint)
+    return sub
+
+
+def _stderr() -> Console:
+    return make_console(stderr=True)
+
+
+def run_lint(args: argparse.Namespace) -> int:
+    folder = args.lint_cases or args.cases or default_pack_folder()
+    pack, problems = lint_pack(folder)
+    console = make_console()
+    for problem in problems:
+        console.print(f"[red]error[/] {escape(str(problem))}", highlight=False)
+    count = len(pack.cases)
+    if problems:
+        console.print(f"{len(problems)} problem(s) in pack {pack.name} {pack.version} ({folder})")
+        return 1
+    console.print(f"pack {pack.name} {pack.version}: {count} case(s), no problems")
+    return 0
+
+
+def _extra_args(args: argparse.Namespace) -> list[str]:
+    """The options a rerun command must repeat."""
+    extra: list[str] = []
+    if args.cases:
+        extra += ["--cases", str(args.cases)]
+    if args.timeout != 5.0:
+        extra += ["--timeout", f"{args.timeout:g}"]
+    if args.validate_protocol:
+        extra.append("--validate-protocol")
+    return extra
+
+
+def run_conform(args: argparse.Namespace) -> int:
+    err = _stderr()
+    if not args.engine:
+        err.print("baloot conform: give --engine COMMAND (or a subcommand: lint, adapter)")
+        return 2
+    try:
+        argv = shlex.split(args.engine)
+    except ValueError as exc:
+        err.print(f"baloot conform: --engine: cannot split {args.engine!r}: {exc}")
+        return 2
+    if not argv:
+        err.print("baloot conform: --engine is empty")
+        return 2
+    for option in ("timeout", "start_timeout"):
+        value = getattr(args, option)
+        if not 0 < value < float("inf"):
+            err.print(f"baloot conform: --{option.replace('_', '-')} must be a positive number "
+                      f"of seconds, not {value!r}")
+            return 2
+    if args.min_checked < 0:
+        err.print("baloot conform: --min-checked must be 0 or more")
+        return 2
+    register_ = load_register()
+    if args.profile and args.profile not in register_.profiles:
+        err.print(
+            f"baloot conform: --profile: no profile {args.profile!r}; expected one of "
+            + ", ".join(register_.profiles)
+        )
+        return 2
+    xfails: dict[str, str] = {}
+    if args.xfail:
+        try:
+            xfails = read_xfail_file(args.xfail)
+        except XfailFileError as exc:
+            err.print(f"baloot conform: --xfail: {exc}")
+            return 2
+    folder = args.cases or default_pack_folder()
+    pack, problems = lint_pack(folder, register_)
+    if problems:
+        for problem in problems:
+            err.print(f"error {problem}", markup=False, highlight=False)
+        err.print(
+            f"baloot conform: the pack has {len(problems)} problem(s); "
+            "run `baloot conform lint` and fix them first"
+        )
+        return 2
+    cases = select_cases(pack, args.only)
+    if not cases:
+        err.print(f"baloot conform: --only {' '.join(args.only)}: no case matches")
+        return 2
+
+    console = make_console()
+    console.print(
+        f"[bold]case pack[/] {pack.name} {pack.version} ({len(cases)} of {len(pack.cases)} cases)"
+    )
+    console.print(f"[bold]engine[/]    {shlex.join(argv)}")
+    engine = EngineProcess(
+        argv,
+        timeout=args.timeout,
+        start_timeout=args.start_timeout,
+        validate=args.validate_protocol,
+    )
+    runner = Runner(engine, register_, profile=args.profile, xfails=xfails)
+    if len(cases) > PROGRESS_THRESHOLD and console.is_terminal:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
+            task = progress.add_task("cases", total=len(cases))
+
+            def advance(outcome: CaseOutcome) -> None:
+                progress.update(task, advance=1, description=outcome.case.id)
+
+            report = runner.run(pack, cases, advance)
+    else:
+        report = runner.run(pack, cases)
+    extra = _extra_args(args)
+    print_report(console, report, extra)
+    try:
+        if args.json:
+            write_json(report, args.json, extra)
+        if args.junit:
+            write_junit(report, args.junit)
+    except OSError as exc:
+        err.print(f"baloot conform: cannot write the report: {exc}")
+        return 2
+    status, why = conform_verdict(report, args.min_checked)
+    if why:
+        console.print(f"[red]FAILED[/] {escape(why)}")
+    return status

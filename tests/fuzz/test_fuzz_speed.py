@@ -1,0 +1,145 @@
+"""The fuzzer's fast paths change nothing: the reference adapter's state projection is the
+observation's conversion; a `batch` is answered as its requests alone; a read kept from a
+batch raises its error only when asked; and a replay planned and sent in batches is the
+replay played request by request, disagreements included, in a few round trips."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import baloot.reference_impl as api
+from baloot.conformance.adapters.reference_adapter import Adapter, result_fields, state_fields
+from baloot.conformance.fuzz.driver import ReferenceEndpoint, random_trial, replay
+from baloot.conformance.fuzz.engine_side import EngineSide
+from baloot.conformance.harness.engine_process import EngineError, EngineProcess
+
+WRAPPED = [sys.executable, str(Path(__file__).with_name("wrapped_engine.py"))]
+BUGS = ("triple_multiplier", "revoke_accepted", "sun_last_trick")
+
+
+def _start(adapter: Adapter, seed: int) -> None:
+    setup = {"profile": "literal", "overrides": {}, "dealer": seed % 4}
+    adapter.answer({"type": "start", "setup": {**setup, "deck": api.shuffled_deck(seed)}})
+
+
+def test_the_state_projection_is_the_observation_converted() -> None:
+    adapter = Adapter(api)
+    rng = random.Random(3)
+    states = 0
+    for seed in range(6):
+        _start(adapter, seed)
+        game = adapter.game
+        while game.phase != "game_over" and states < 1500:
+            observation = {**game.observation(), "phase": game.phase}
+            observation["current_player"] = game.current_player
+            assert adapter.answer({"type": "state"})["state"] == state_fields(observation)
+            assert adapter.answer({"type": "result"})["result"] == result_fields(
+                game.round_result()
+            )
+            states += 1
+            if game.phase in ("round_over", "deal"):
+                game.deal(api.shuffled_deck(rng.randrange(10**6)))
+            else:
+                game.apply(rng.choice(game.legal_actions()))
+    assert states >= 1000
+
+
+def test_a_batch_is_answered_as_its_requests_alone() -> None:
+    alone, batched = Adapter(api), Adapter(api)
+    assert alone.answer({"type": "hello", "protocol": 1})["batch"] is True
+    _start(alone, 5)
+    _start(batched, 5)
+    requests: list[dict[str, Any]] = [{"type": "legal"}, {"type": "state"}]
+    for _ in range(12):
+        action = alone.answer({"type": "legal"})["actions"][-1]
+        requests += [{"type": "apply", "action": action}, {"type": "state"}, {"type": "legal"}]
+        alone.answer(requests[-3])
+    requests += [{"type": "apply", "action": "play 7X"}, {"type": "hello"}, "state"]
+    expected = Adapter(api)
+    _start(expected, 5)
+    one_by_one = [expected.answer(r) for r in requests[:-2]]
+    line = json.dumps({"seq": 4, "type": "batch", "requests": requests})
+    reply = json.loads(json.dumps(batched.handle(line)))
+    assert reply["seq"] == 4 and reply["ok"] is True
+    assert reply["replies"][:-2] == json.loads(json.dumps(one_by_one))
+    assert reply["replies"][-3]["ok"] is False and "refused" in reply["replies"][-3]
+    assert [r["ok"] for r in reply["replies"][-2:]] == [False, False]  # no hello, no text
+    assert all("error" in r for r in reply["replies"][-2:])
+
+
+class _Scripted:
+    """A transport with canned replies to batches, counting the requests it gets."""
+
+    def __init__(self, replies: list[Any]) -> None:
+        self.hello: dict[str, Any] = {"batch": True}
+        self.replies = replies
+        self.sent: list[dict[str, Any]] = []
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.sent.append(message)
+        return {"ok": True, "replies": self.replies}
+
+
+def test_a_read_kept_from_a_batch_raises_its_error_when_asked_and_only_then() -> None:
+    transport = _Scripted([{"ok": True}, {"ok": False, "error": "boom"}, {"ok": True, "x": 1}])
+    side = EngineSide(transport)
+    assert side.request({"type": "apply", "action": "pass"}, ("state", "legal")) == {"ok": True}
+    assert side.read("legal") == {"ok": True, "x": 1}
+    with pytest.raises(EngineError, match="state: boom"):
+        side.read("state")
+    assert len(transport.sent) == 1  # both reads came with the change
+    short = EngineSide(_Scripted([{"ok": True}]))
+    with pytest.raises(EngineError, match="1 replies for 3 requests"):
+        short.request({"type": "apply", "action": "pass"}, ("state", "legal"))
+
+
+class _Counted(EngineProcess):
+    """An engine process that counts its round trips."""
+
+    def __init__(self, argv: list[str]) -> None:
+        super().__init__(argv)
+        self.round_trips = 0
+
+    def request(self, message: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        self.round_trips += 1
+        return super().request(message, timeout)
+
+
+def _summary(found: Any) -> tuple[Any, ...]:
+    d = found.disagreement
+    detail = None if d is None else (d.kind, d.detail, d.expected, d.actual, d.clauses, d.what)
+    moves = [[(m.seat, m.action, m.phase, m.forced, m.sent) for m in r.moves] for r in found.rounds]
+    results = [r.result for r in found.rounds]
+    return found.signature, found.steps, moves, results, detail, found.legal, found.state
+
+
+@pytest.mark.parametrize("bugs", [(), BUGS])
+def test_a_planned_replay_is_the_replay_request_by_request(bugs: tuple[str, ...]) -> None:
+    argv = [*WRAPPED, *(f"--bug={b}" for b in bugs)]
+    planned_engine, plain_engine = _Counted(argv), EngineProcess(argv)
+    reference = ReferenceEndpoint()
+    try:
+        planned_engine.start()
+        plain_engine.start()
+        signatures, actions = set(), 0
+        for index in range(40 if bugs else 12):
+            trial = random_trial(11, index, profile="literal")
+            planned = replay(trial, planned_engine, reference)
+            plain = replay(trial, plain_engine, reference, plan=False)  # request by request
+            assert _summary(planned) == _summary(plain), index
+            signatures.add(planned.signature)
+            actions += planned.actions
+        if bugs:
+            assert len(signatures - {None}) >= 2  # the planned path met disagreements too
+        else:
+            assert signatures == {None}
+            assert planned_engine.round_trips * 5 < actions  # whole games in a few batches
+    finally:
+        planned_engine.close()
+        plain_engine.close()
