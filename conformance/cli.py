@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import threading
@@ -91,7 +92,15 @@ def main(argv: list[str] | None = None) -> int:
     return status
 
 
+_MAIN_PID = os.getpid()
+
+
 def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM in the command's own process ends the run as Ctrl-C does. A worker process
+    forked from it (pins, applicability, the prover) inherits the handler: there SIGTERM is
+    the pool stopping its workers, which end at once, as without the handler."""
+    if os.getpid() != _MAIN_PID:
+        os._exit(128 + signum)
     raise KeyboardInterrupt
 
 

@@ -255,6 +255,32 @@ class _Checker:
             if unset:
                 self.problem(p.pos, f"profile '{p.name}' leaves unset: {', '.join(unset)}",
                              "one reading chosen for every variant")
+            self.check_evidence(p)
+
+    def check_evidence(self, p: m.Profile) -> None:
+        """A profile that sources one choice sources them all: each choice names a source,
+        or says that none decides and keeps the variant's default; `settled` (which source
+        wins) needs two sources to settle between."""
+        if not any(pick.evidenced or pick.settled for pick in p.picks):
+            return
+        for pick in p.picks:
+            variant = self.variants.get(pick.variant)
+            if not pick.evidenced:
+                self.problem(pick.reading_pos, f"profile '{p.name}' sources its other choices "
+                             f"but not {pick.variant} = {pick.reading}",
+                             'a line `source "..."`, or `unsourced "..."` with the default '
+                             "reading")
+            elif pick.sources and pick.unsourced is not None:
+                self.problem(pick.reading_pos, f"{pick.variant} = {pick.reading} names sources "
+                             "and says it has none", "`source` lines or `unsourced`, not both")
+            elif pick.unsourced is not None and variant is not None \
+                    and pick.reading != variant.default:
+                self.problem(pick.reading_pos, f"{pick.variant} = {pick.reading} has no source "
+                             f"but moves off the default {variant.default}",
+                             f"a source, or the default reading {variant.default}")
+            if pick.settled is not None and len(pick.sources) < 2:
+                self.problem(pick.reading_pos, f"{pick.variant} = {pick.reading} settles "
+                             "between sources it does not list", "two or more `source` lines")
 
     # -- hooks --------------------------------------------------------------------------
 

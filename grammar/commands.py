@@ -136,6 +136,16 @@ def describe(spec: m.Spec, decl: m.Cited) -> str:
             lines.append(f"    {reading.name}{mark}: {reading.text}")
             lines.append(f"      source: {reading.source}")
             lines.append(f"      profiles: {', '.join(picked) or 'none'}")
+        for profile in spec.profiles:
+            pick = next((k for k in profile.picks if k.variant == decl.name), None)
+            if pick is None or not (pick.evidenced or pick.settled):
+                continue
+            lines.append(f"  profile {profile.name} reads it as {pick.reading}:")
+            lines.extend(f"    source: {source}" for source in pick.sources)
+            if pick.unsourced is not None:
+                lines.append(f"    no source: {pick.unsourced}")
+            if pick.settled is not None:
+                lines.append(f"    where the sources disagree: {pick.settled}")
     elif isinstance(decl, m.Rule):
         used = variants_used(decl.body)
         for name in used:

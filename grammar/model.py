@@ -439,6 +439,14 @@ class Pick:
     reading: str
     pos: Pos
     reading_pos: Pos
+    sources: tuple[str, ...] = ()  # where the choice comes from, one published source each
+    settled: str | None = None  # where the sources disagree: which one wins, and why
+    unsourced: str | None = None  # why no source decides (the default reading is kept)
+
+    @property
+    def evidenced(self) -> bool:
+        """Whether the choice says where it comes from (or that nothing decides it)."""
+        return bool(self.sources) or self.unsourced is not None
 
 
 @dataclass(frozen=True)

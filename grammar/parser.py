@@ -264,9 +264,23 @@ class _ToModel(Transformer[Token, Any]):
         named = rule if rule is not None else part
         return m.HookBinding(str(part), str(named), self._tok(part), self._tok(named))
 
-    def pick(self, children: list[Token]) -> m.Pick:
-        return m.Pick(str(children[0]), str(children[1]), self._tok(children[0]),
-                      self._tok(children[1]))
+    def pick(self, children: list[Any]) -> m.Pick:
+        variant, reading, *evidence = children
+        sources = tuple(text for kind, text in evidence if kind == "source")
+        settled = [text for kind, text in evidence if kind == "settled"]
+        unsourced = [text for kind, text in evidence if kind == "unsourced"]
+        return m.Pick(str(variant), str(reading), self._tok(variant), self._tok(reading),
+                      sources, settled[0] if settled else None,
+                      unsourced[0] if unsourced else None)
+
+    def pick_source(self, children: list[str]) -> tuple[str, str]:
+        return ("source", children[0])
+
+    def pick_settled(self, children: list[str]) -> tuple[str, str]:
+        return ("settled", children[0])
+
+    def pick_unsourced(self, children: list[str]) -> tuple[str, str]:
+        return ("unsourced", children[0])
 
     # -- statements ---------------------------------------------------------------
 

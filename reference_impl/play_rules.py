@@ -101,13 +101,48 @@ def lead_choices(game: Game, hand: list[Card]) -> list[Card]:
     return hand
 
 
-def follow_choices(hand: list[Card], led: Suit) -> list[Card]:
-    """The cards of the led suit in a hand: a player holding any must play one of them.
+def follow_choices(readings: Readings, game: Game, hand: list[Card], led: Suit) -> list[Card]:
+    """The cards of the led suit in a hand: a player holding any must play one of them; when the
+    hokum suit was led, A23 says whether it must be a higher one.
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
     """
-    return [c for c in hand if c.suit == led]
+    following = [c for c in hand if c.suit == led]
+    if len(following) == 0 or not cards_rules.is_trump(following[0], known(game.contract).trump):
+        return following
+    if readings.trump_lead == "any_trump":
+        return following
+    elif readings.trump_lead == "must_overtrump":
+        return over_trump_choices(game, following)
+    elif readings.trump_lead == "must_overtrump_opponent":
+        if partner_winning(game, to_play(game)):
+            return following
+        return over_trump_choices(game, following)
+    else:
+        raise UnknownReading("trump_lead", readings.trump_lead)
+
+
+def over_trump_choices(game: Game, trumps: list[Card]) -> list[Card]:
+    """Under the A23 reading must_overtrump: a player following a hokum lead plays a trump higher
+    than every trump already in the trick when able, else any of its trumps.
+
+    PLAY.2: Every player must play a card of the suit led when holding one. A player with no
+        card of that suit may play any card, a hokum card included.
+    PLAY.3: A trick goes to the highest hokum card played to it; if none was played, to the
+        highest card of the suit led.
+    """
+    top = max(
+        [
+            TRUMP_RANK_ORDER[p.card.rank]
+            for p in game.trick
+            if cards_rules.is_trump(p.card, known(game.contract).trump)
+        ]
+    )
+    higher = [c for c in trumps if TRUMP_RANK_ORDER[c.rank] > top]
+    if len(higher) > 0:
+        return higher
+    return trumps
 
 
 def partner_winning(game: Game, seat: int) -> bool:
@@ -184,7 +219,7 @@ def playable_cards(readings: Readings, game: Game, seat: int) -> list[Card]:
     led = led_suit(game.trick)
     if led is None:
         return lead_choices(game, hand)
-    following = follow_choices(hand, known(led))
+    following = follow_choices(readings, game, hand, known(led))
     if len(following) > 0:
         return following
     return void_choices(readings, game, seat, hand)
@@ -254,11 +289,11 @@ def play_a_card(readings: Readings, game: Game, card: Card) -> Game:
                 clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
             )
     else:
-        following = follow_choices(hand, known(led))
+        following = follow_choices(readings, game, hand, known(led))
         if len(following) > 0:
             if card not in following:
                 raise IllegalAction(
-                    "the player must follow the led suit",
+                    "the player must follow the led suit (and, where A23 says so, beat the trumps of a hokum lead when able)",
                     rule="play_a_card",
                     clauses=("PLAY.2", "PLAY.4", "RAISE.2"),
                 )

@@ -382,8 +382,24 @@ def baloot_counts(readings: Readings, game: Game, seat: int, pair: list[Card]) -
         return not any([c in p.cards for p in declared_by(game, seat) for c in pair])
     elif readings.baloot_overlap == "overlap_allowed":
         return True
+    elif readings.baloot_overlap == "hundred_cancels":
+        return not any([cancels_baloot(p.kind, p.cards, pair) for p in declared_by(game, seat)])
     else:
         raise UnknownReading("baloot_overlap", readings.baloot_overlap)
+
+
+def cancels_baloot(kind: ProjectKind, cards: list[Card], pair: list[Card]) -> bool:
+    """Under the A18 reading hundred_cancels: whether a project (its kind and cards) takes the
+    place of baloot: a hundred holding both the king and the queen, or four kings or four
+    queens.
+
+    PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made in
+        a sun round, and it is declared once it has been made.
+    PROJ.8: No card may count towards more than one project.
+    """
+    if kind != ProjectKind.HUNDRED or not any([c in cards for c in pair]):
+        return False
+    return all([c in cards for c in pair]) or all([c.rank == cards[0].rank for c in cards])
 
 
 def note_baloot(readings: Readings, game: Game, seat: int, card: Card) -> Game:

@@ -142,7 +142,7 @@ def raise_action(readings: Readings, level: RaiseLevel, mode: Mode) -> list[Acti
             return [game_rules.action_of(ActionKind.DOUBLE_RAISE)]
         if readings.locked_round in ("double_and_four", "any_raise"):
             return [game_rules.action_of(ActionKind.DOUBLE_RAISE)]
-        elif readings.locked_round == "doubler_chooses":
+        elif readings.locked_round in ("doubler_chooses", "doubler_chooses_bidder_opens"):
             return [
                 game_rules.double_action(Lock.CLOSED_DOUBLE),
                 game_rules.double_action(Lock.OPEN_DOUBLE),
@@ -211,7 +211,8 @@ def apply_raise(readings: Readings, game: Game, action: Action) -> Game:
 
 def is_locked(readings: Readings, game: Game) -> bool:
     """A locked round: a player may not lead a hokum card while holding another suit. A10 says
-    which raises lock it; gahwa, coming after the four, locks as the four does.
+    which raises lock it; gahwa, coming after the four, locks as the four does, except where the
+    bid winner's raises open the round.
 
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
@@ -224,5 +225,7 @@ def is_locked(readings: Readings, game: Game) -> bool:
         return game.level != RaiseLevel.NO_RAISE
     elif readings.locked_round == "doubler_chooses":
         return game.level != RaiseLevel.NO_RAISE and game.closed
+    elif readings.locked_round == "doubler_chooses_bidder_opens":
+        return game.level in [RaiseLevel.DOUBLED, RaiseLevel.QUADRUPLED] and game.closed
     else:
         raise UnknownReading("locked_round", readings.locked_round)

@@ -29,7 +29,9 @@ class Readings:
         str  # A8: maximum_only | maximum_and_all_projects | maximum_and_own_projects
     )
     kaboot: str  # A9: flat_44 | sun_44_hokum_25 | flat_44_with_projects_and_raises | sun_44_hokum_25_nothing_added
-    locked_round: str  # A10: double_and_four | any_raise | doubler_chooses
+    locked_round: (
+        str  # A10: double_and_four | any_raise | doubler_chooses | doubler_chooses_bidder_opens
+    )
     sun_raises: str  # A11: gate_strict_all | gate_inclusive_all | gate_strict_no_gahwa | gate_strict_double_only
     multipliers: str  # A12: points_only | points_and_projects | points_and_projects_but_baloot
     gahwa: str  # A13: round_decides_game | worth_152
@@ -37,11 +39,13 @@ class Readings:
     void_in_hokum: str  # A15: any_card | must_trump | must_trump_unless_partner_wins
     first_leader: str  # A16: bid_winner | dealer_right
     long_sequence: str  # A17: hundred_only | hundred_and_rest
-    baloot_overlap: str  # A18: exclusive | overlap_allowed
+    baloot_overlap: str  # A18: exclusive | overlap_allowed | hundred_cancels
     both_reach_target: str  # A19: higher_total_wins | bidder_team_wins
     redeal_dealer: str  # A20: same_dealer | next_dealer
     low_four_of_a_kind: str  # A21: no_project | nines_hundred
     aces_in_hokum: str  # A22: hundred | four_hundred
+    trump_lead: str  # A23: any_trump | must_overtrump | must_overtrump_opponent
+    raised_share: str  # A24: each_keeps_share | winner_takes_all
 
     def __new__(cls, **readings: str) -> Readings:
         key = tuple(readings[f.name] for f in fields(cls))
@@ -89,7 +93,12 @@ VARIANTS: dict[str, tuple[str, ...]] = {
         "flat_44_with_projects_and_raises",
         "sun_44_hokum_25_nothing_added",
     ),
-    "locked_round": ("double_and_four", "any_raise", "doubler_chooses"),
+    "locked_round": (
+        "double_and_four",
+        "any_raise",
+        "doubler_chooses",
+        "doubler_chooses_bidder_opens",
+    ),
     "sun_raises": (
         "gate_strict_all",
         "gate_inclusive_all",
@@ -107,11 +116,13 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "void_in_hokum": ("any_card", "must_trump", "must_trump_unless_partner_wins"),
     "first_leader": ("bid_winner", "dealer_right"),
     "long_sequence": ("hundred_only", "hundred_and_rest"),
-    "baloot_overlap": ("exclusive", "overlap_allowed"),
+    "baloot_overlap": ("exclusive", "overlap_allowed", "hundred_cancels"),
     "both_reach_target": ("higher_total_wins", "bidder_team_wins"),
     "redeal_dealer": ("same_dealer", "next_dealer"),
     "low_four_of_a_kind": ("no_project", "nines_hundred"),
     "aces_in_hokum": ("hundred", "four_hundred"),
+    "trump_lead": ("any_trump", "must_overtrump", "must_overtrump_opponent"),
+    "raised_share": ("each_keeps_share", "winner_takes_all"),
 }
 
 VARIANT_IDS: dict[str, str] = {
@@ -137,6 +148,8 @@ VARIANT_IDS: dict[str, str] = {
     "A20": "redeal_dealer",
     "A21": "low_four_of_a_kind",
     "A22": "aces_in_hokum",
+    "A23": "trump_lead",
+    "A24": "raised_share",
 }
 
 PROFILES: dict[str, Readings] = {
@@ -164,12 +177,16 @@ PROFILES: dict[str, Readings] = {
         redeal_dealer="same_dealer",
         low_four_of_a_kind="no_project",
         aces_in_hokum="hundred",
+        trump_lead="any_trump",
+        raised_share="each_keeps_share",
     ),
-    # The common real-world Saudi reading wherever the rules notes give one; the literal reading
-    # elsewhere.
+    # Baloot as it is played in Saudi Arabia: each reading from the published rule pages of the
+    # Saudi apps, the apps' observed scoring and open engines, each source named; where none
+    # decides, the literal reading. No text of the Saudi federation's own regulation was found, so
+    # no choice cites it.
     "federation": Readings(
         sequence_order="natural",
-        sun_overcall="last_caller_wins",
+        sun_overcall="earlier_seat_priority",
         hokum_answer="all_others",
         bidder_success="more_than_half_bunts",
         rounding="bidder_takes_rest",
@@ -177,18 +194,20 @@ PROFILES: dict[str, Readings] = {
         scoring_projects="best_team_only",
         projects_on_failure="maximum_and_all_projects",
         kaboot="sun_44_hokum_25",
-        locked_round="doubler_chooses",
+        locked_round="doubler_chooses_bidder_opens",
         sun_raises="gate_strict_double_only",
-        multipliers="points_only",
+        multipliers="points_and_projects_but_baloot",
         gahwa="round_decides_game",
         ashkal="third_fourth_any_session",
-        void_in_hokum="must_trump",
+        void_in_hokum="must_trump_unless_partner_wins",
         first_leader="dealer_right",
         long_sequence="hundred_only",
-        baloot_overlap="exclusive",
+        baloot_overlap="hundred_cancels",
         both_reach_target="higher_total_wins",
-        redeal_dealer="same_dealer",
+        redeal_dealer="next_dealer",
         low_four_of_a_kind="no_project",
         aces_in_hokum="hundred",
+        trump_lead="must_overtrump_opponent",
+        raised_share="winner_takes_all",
     ),
 }

@@ -254,7 +254,8 @@ def round_points(
 ) -> list[int]:
     """The teams' points from their bunts and projects (A6: projects join the bunts before
     conversion, or are added as points after it), multiplied by the raise (A12 says which
-    projects).
+    projects). Projects the raise leaves out add what they add to an unraised round: joined to
+    the bunts, they are never converted on their own.
 
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
@@ -280,8 +281,10 @@ def round_points(
             [bunts[t] + projects[t] - kept[t] for t in cards_rules.teams()],
             bidder_team,
         )
-        plain = project_points(readings, mode, kept, bidder_team)
-        return [main[t] * multiplier + plain[t] for t in cards_rules.teams()]
+        whole = convert_pair(
+            readings, mode, [bunts[t] + projects[t] for t in cards_rules.teams()], bidder_team
+        )
+        return [main[t] * multiplier + whole[t] - main[t] for t in cards_rules.teams()]
     elif readings.project_units == "points_after_rounding":
         return points_on_top(
             readings,
@@ -317,6 +320,37 @@ def bunts_with_projects(
         return [bunts[t] + projects[t] * bunts_per_point(mode) for t in cards_rules.teams()]
     else:
         raise UnknownReading("project_units", readings.project_units)
+
+
+def success_points(
+    readings: Readings,
+    mode: Mode,
+    bunts: list[int],
+    projects: list[int],
+    baloots: list[int],
+    multiplier: int,
+    bidder_team: int,
+) -> list[int]:
+    """What a round the bidding team won adds: each team its own points, multiplied by the raise;
+    in a raised round A24 may give the bidding team the other team's share as well.
+
+    RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
+        If it does, the bid winner may triple them; then the player who doubled may make them four
+        times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
+        the game.
+    SCORE.9: With the points worked out, the bidding team's success is judged: in sun it
+        succeeds if it scored more than 13 points than the other team, in hokum if it has more than
+        8 points more. Each team's points for the round are then added to its running total.
+    """
+    points = round_points(readings, mode, bunts, projects, baloots, multiplier, bidder_team)
+    if multiplier == 1:
+        return points
+    if readings.raised_share == "each_keeps_share":
+        return points
+    elif readings.raised_share == "winner_takes_all":
+        return [points[0] + points[1] if t == bidder_team else 0 for t in cards_rules.teams()]
+    else:
+        raise UnknownReading("raised_share", readings.raised_share)
 
 
 def bidder_succeeds(
@@ -509,7 +543,7 @@ def score_round(readings: Readings, game: Game) -> RoundResult:
         )
         if sweep is not None
         else (
-            round_points(readings, mode, bunts, projects, baloots, game.multiplier, bidder_team)
+            success_points(readings, mode, bunts, projects, baloots, game.multiplier, bidder_team)
             if success
             else failure_points(readings, mode, projects, baloots, game.multiplier, bidder_team)
         )

@@ -189,14 +189,55 @@ MUTANTS: tuple[Mutant, ...] = (
         "no_raise: 1, doubled: 2, tripled: 3,",
         "no_raise: 1, doubled: 2, tripled: 4,",
     ),
+    Mutant(
+        "gahwa_keeps_the_closed_double",
+        "RAISE.2",
+        "Under A10 doubler_chooses_bidder_opens, a closed double stays locked through the "
+        "bid winner's triple and gahwa.",
+        "raises.baloot",
+        "    doubler_chooses_bidder_opens { return game.level in [doubled, quadrupled] and "
+        "game.closed }",
+        "    doubler_chooses_bidder_opens { return game.level != no_raise and game.closed }",
+        pins=(("locked_round", "doubler_chooses_bidder_opens"),),
+    ),
     # ---- play -----------------------------------------------------------------------------
     Mutant(
         "follow_suit_not_enforced",
         "PLAY.2",
         "Any card of the hand may be played: following suit is not enforced.",
         "play.baloot",
-        "  return [c for c in hand if c.suit == led]",
-        "  return hand",
+        "  let following = [c for c in hand if c.suit == led]\n",
+        "  let following = hand\n",
+    ),
+    Mutant(
+        "over_trump_on_a_trump_lead_always",
+        "PLAY.2",
+        "Under A23 any_trump, a player following a hokum lead must still beat the trumps in "
+        "the trick when able.",
+        "play.baloot",
+        "    any_trump { return following }",
+        "    any_trump { return over_trump_choices(game, following) }",
+        pins=(("trump_lead", "any_trump"),),
+    ),
+    Mutant(
+        "over_trump_lead_any_trump_will_do",
+        "PLAY.2",
+        "Under A23 must_overtrump, a follower of a hokum lead may play a lower trump while "
+        "holding a higher one.",
+        "play.baloot",
+        "    must_overtrump { return over_trump_choices(game, following) }",
+        "    must_overtrump { return following }",
+        pins=(("trump_lead", "must_overtrump"),),
+    ),
+    Mutant(
+        "over_trump_lead_even_the_partner",
+        "PLAY.2",
+        "Under A23 must_overtrump_opponent, a follower of a hokum lead must beat the partner's "
+        "winning trump too.",
+        "play.baloot",
+        "      if partner_winning(game, to_play(game)) { return following }\n",
+        "",
+        pins=(("trump_lead", "must_overtrump_opponent"),),
     ),
     Mutant(
         "over_trump_the_partner",
@@ -327,6 +368,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "  if not baloot_counts(game, seat, pair) { return game }",
     ),
     Mutant(
+        "sira_cancels_baloot",
+        "PROJ.8",
+        "Under A18 hundred_cancels, any declared project holding the hokum king or queen "
+        "cancels baloot, a sira or fifty too.",
+        "projects.baloot",
+        "  if kind != hundred or not any([c in cards for c in pair]) { return false }",
+        "  if not any([c in cards for c in pair]) { return false }\n  if kind != hundred"
+        " { return true }",
+        pins=(("baloot_overlap", "hundred_cancels"),),
+    ),
+    Mutant(
         "sun_sira_worth_2",
         "SCORE.5",
         "A sira scored at its hokum value, 2, in sun too.",
@@ -416,6 +468,28 @@ MUTANTS: tuple[Mutant, ...] = (
         "scoring.baloot",
         "let own = [(if t == team then projects[t] else 0) for t in teams()]",
         "let own = projects",
+    ),
+    Mutant(
+        "raised_winner_leaves_the_loser_its_share",
+        "RAISE.1",
+        "Under A24 winner_takes_all, the other team keeps its own multiplied points in a "
+        "raised round the bidding team won.",
+        "scoring.baloot",
+        "    winner_takes_all { return [(if t == bidder_team then points[0] + points[1] else 0) "
+        "for t in teams()] }",
+        "    winner_takes_all { return points }",
+        pins=(("raised_share", "winner_takes_all"),),
+    ),
+    Mutant(
+        "raised_winner_takes_the_loser_share",
+        "RAISE.1",
+        "Under A24 each_keeps_share, the bidding team takes the other team's multiplied "
+        "points too in a raised round it won.",
+        "scoring.baloot",
+        "    each_keeps_share { return points }",
+        "    each_keeps_share { return [(if t == bidder_team then points[0] + points[1] else 0)"
+        " for t in teams()] }",
+        pins=(("raised_share", "each_keeps_share"),),
     ),
     # ---- the game --------------------------------------------------------------------------
     Mutant(

@@ -19,8 +19,8 @@ profile (its other pins kept). Two faults are found:
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -223,10 +223,12 @@ def map_with_checker(
     its own in-process engine, or here (always here for an engine process, `engine_argv`).
     `task` must be a module-level function (it is sent to the workers by name)."""
     if jobs > 1 and engine_argv is None and len(items) > 1:
-        with multiprocessing.get_context().Pool(
-            min(jobs, len(items)), initializer=_start_worker, initargs=(register, profiles)
-        ) as pool:
-            yield from pool.imap(_call_in_worker, [(task, item) for item in items])
+        # A worker that dies breaks the pool (BrokenProcessPool) instead of leaving its task
+        # unanswered, as multiprocessing.Pool would, for ever.
+        with ProcessPoolExecutor(min(jobs, len(items)), initializer=_start_worker,
+                                 initargs=(register, profiles)) as pool:
+            yield from pool.map(_call_in_worker, [(task, item) for item in items],
+                                chunksize=4)
         return
     engine = EngineProcess(engine_argv, timeout=30) if engine_argv else None
     checker = PinChecker(register, profiles, engine)

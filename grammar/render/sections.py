@@ -368,6 +368,12 @@ def variant_box(spec: m.Spec, variant: m.Variant, witness: tuple[d.Block, ...]) 
                      d.joined([d.Link(p, "#" + a.profile_anchor(p)) for p in picked])))
     blocks.append(d.Table((d.inlines("reading"), d.inlines("meaning"), d.inlines("source"),
                            d.inlines("profiles")), tuple(rows)))
+    for profile in spec.profiles:
+        pick = next((k for k in profile.picks if k.variant == variant.name), None)
+        if pick is not None and (pick.evidenced or pick.settled):
+            blocks.append(d.Para((d.Em("profile "), d.Link(profile.name, "#" + a.profile_anchor(
+                profile.name)), d.Str(" reads it as "), d.Code(pick.reading), d.Str(": "),
+                *pick_evidence(pick))))
     users = [r for r in spec.rules if variant.name in variants_used(r.body)]
     if users:
         blocks.append(d.Para((d.Em("read by the rules "), *d.joined([decl_link(r)
@@ -385,17 +391,62 @@ def variants_section(spec: m.Spec, witnesses: dict[str, tuple[d.Block, ...]],
     for variant in spec.variants:
         blocks.append(variant_box(spec, variant, witnesses.get(variant.id, ())))
     blocks.append(d.Heading(2, d.inlines("Profiles"), "profiles"))
+    blocks.extend(profile_differences(spec))
     for profile in spec.profiles:
-        chosen = profile.readings()
-        rows = tuple(((decl_link(v),), (d.Code(chosen.get(v.name, "—")),),
-                      d.inlines("yes" if chosen.get(v.name) == v.default else "no"))
-                     for v in spec.variants)
+        picks = {k.variant: k for k in profile.picks}
+        sourced = any(k.evidenced for k in profile.picks)
+        rows = []
+        for v in spec.variants:
+            pick = picks.get(v.name)
+            row: tuple[d.Inlines, ...] = (
+                (decl_link(v),), (d.Code(pick.reading if pick else "—"),),
+                d.inlines("yes" if pick is not None and pick.reading == v.default else "no"))
+            if sourced:
+                row += (pick_evidence(pick) if pick is not None else d.inlines("—"),)
+            rows.append(row)
+        header: tuple[d.Inlines, ...] = (d.inlines("variant"), d.inlines("reading"),
+                                         d.inlines("the default"))
+        if sourced:
+            header += (d.inlines("sources"),)
         blocks.append(d.Box(a.profile_anchor(profile.name), "profile", (
             d.Heading(3, (d.Str("profile "), d.Code(profile.name))),
             d.Para(d.inlines(profile.doc)),
-            d.Table((d.inlines("variant"), d.inlines("reading"), d.inlines("the default")), rows),
+            d.Table(header, tuple(rows)),
         )))
     return d.Section("variants", "The variant register", tuple(blocks))
+
+
+def pick_evidence(pick: m.Pick) -> d.Inlines:
+    """Where a profile's choice comes from: its sources, which one wins where they disagree,
+    or why none decides."""
+    parts: list[d.Inline] = []
+    if pick.unsourced is not None:
+        parts.append(d.Str(pick.unsourced))
+    for i, source in enumerate(pick.sources):
+        parts.extend([d.Str("; " if i else ""), *d.inlines(source)])
+    if pick.settled is not None:
+        parts.extend([d.Str(". "), d.Em("Where they disagree: "), *d.inlines(pick.settled)])
+    return tuple(parts)
+
+
+def profile_differences(spec: m.Spec) -> tuple[d.Block, ...]:
+    """The readings on which each profile departs from the first (the defaults), each with
+    where it comes from: what a profile changes, at a glance."""
+    if len(spec.profiles) < 2:
+        return ()
+    first = spec.profiles[0]
+    base = first.readings()
+    out: list[d.Block] = []
+    for profile in spec.profiles[1:]:
+        rows = tuple(
+            ((decl_link(spec.variant(k.variant)),), (d.Code(base.get(k.variant, "—")),),
+             (d.Code(k.reading),), pick_evidence(k))
+            for k in profile.picks if base.get(k.variant) != k.reading)
+        out.append(d.Para((d.Str(f"Where {profile.name} departs from {first.name}: "
+                                 f"{len(rows)} of {len(spec.variants)} variants."),)))
+        out.append(d.Table((d.inlines("variant"), (d.Code(first.name),),
+                            (d.Code(profile.name),), d.inlines("sources")), rows))
+    return tuple(out)
 
 
 # ------------------------------------------------------------------- index --

@@ -29,33 +29,32 @@ from baloot.conformance.pack_tools.pins_fix import fixable, minimal_pins, plan_f
 
 from .conftest import legal_case, write_pack
 
-# Seat 0 bids sun first (dealer 3). Under A2 last_caller_wins, the literal and federation
-# reading, seat 1 may take it over: pass or sun (no ashkal for the second bidder, BID.6).
-# Under earlier_seat_priority seat 1 bids later than seat 0, so it may only pass; under
-# sun_ends_bidding the bidding is over and the play begins.
-AFTER_SUN: dict[str, Any] = {"actions": ["0: sun"],
-                             "expect": {"player": 1, "actions": ["pass", "sun"]}}
+# Dealer 3: seat 0 passes, seat 1 bids hokum, seats 2 and 3 pass. Under A3 all_others, the
+# reading both profiles play, seat 0, which passed before the hokum bid, may still answer
+# it with sun (BID.4: "each of the other players in turn"); under not_yet_passed it is not
+# asked, and the turn goes back to seat 1.
+AFTER_HOKUM: dict[str, Any] = {"actions": ["0: pass", "1: hokum", "2: pass", "3: pass"],
+                               "expect": {"player": 0, "actions": ["pass", "sun"]}}
 # The first bidder's options (pass, hokum, sun; BID.2, BID.6) come before any scoring: no
 # reading of A5 rounding, a scoring variant, can change them.
 FIRST_BIDDER_ROUNDING = legal_case("first-bidder", requires={"rounding": "each_team"})
 
 
 def test_a_case_leaving_out_the_variant_it_depends_on_is_found(tmp_path: Path) -> None:
-    pack, problems = lint_pack(write_pack(tmp_path / "pack", [legal_case("after-sun",
-                                                                         **AFTER_SUN)]))
+    pack, problems = lint_pack(write_pack(tmp_path / "pack", [legal_case("after-hokum",
+                                                                         **AFTER_HOKUM)]))
     assert problems == []
     found = unpinned_cases(list(pack.cases), load_register(), ["literal", "federation"])
     assert {(f.case.id, f.variant, f.reading, f.profile) for f in found} == {
-        ("after-sun", "sun_overcall", reading, profile)
-        for reading in ("sun_ends_bidding", "earlier_seat_priority")
+        ("after-hokum", "hokum_answer", "not_yet_passed", profile)
         for profile in ("literal", "federation")
     }
-    assert "leaves sun_overcall out, but fails under sun_overcall=sun_ends_bidding" in next(
-        f.render() for f in found if f.reading == "sun_ends_bidding")
+    assert "leaves hokum_answer out, but fails under hokum_answer=not_yet_passed" in next(
+        f.render() for f in found)
 
 
 def test_a_pinned_case_is_clean(tmp_path: Path) -> None:
-    case = legal_case("after-sun", requires={"sun_overcall": "last_caller_wins"}, **AFTER_SUN)
+    case = legal_case("after-hokum", requires={"hokum_answer": "all_others"}, **AFTER_HOKUM)
     pack, _ = lint_pack(write_pack(tmp_path / "pack", [case]))
     register = load_register()
     assert unpinned_cases(list(pack.cases), register, ["literal", "federation"]) == []
@@ -64,15 +63,15 @@ def test_a_pinned_case_is_clean(tmp_path: Path) -> None:
 
 def test_a_pin_the_expectation_does_not_depend_on_is_found(tmp_path: Path) -> None:
     needed_and_not = legal_case(
-        "after-sun", requires={"sun_overcall": "last_caller_wins", "rounding": "each_team"},
-        **AFTER_SUN)
+        "after-hokum", requires={"hokum_answer": "all_others", "rounding": "each_team"},
+        **AFTER_HOKUM)
     pack, problems = lint_pack(write_pack(tmp_path / "pack", [FIRST_BIDDER_ROUNDING,
                                                               needed_and_not]))
     assert problems == []
     found = overpinned_cases(list(pack.cases), load_register(), ["literal", "federation"])
     assert {(f.case.id, f.variant, f.pinned, f.needless) for f in found} == {
         ("first-bidder", "rounding", ("each_team",), True),
-        ("after-sun", "rounding", ("each_team",), True)}
+        ("after-hokum", "rounding", ("each_team",), True)}
     assert "pins rounding=each_team, but passes under every reading of rounding" in (
         found[0].render())
 
@@ -135,11 +134,11 @@ def test_dropping_pins_one_at_a_time_keeps_what_they_need_together() -> None:
 
 
 def test_pins_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    leaky = write_pack(tmp_path / "leaky", [legal_case("after-sun", **AFTER_SUN)])
+    leaky = write_pack(tmp_path / "leaky", [legal_case("after-hokum", **AFTER_HOKUM)])
     assert main(["conform", "pins", "--cases", str(leaky), "--jobs", "1"]) == 1
     out = capsys.readouterr().out
-    assert "after-sun (cases.json): leaves sun_overcall out" in out
-    assert "would fix after-sun (cases.json): +sun_overcall=last_caller_wins" in out
+    assert "after-hokum (cases.json): leaves hokum_answer out" in out
+    assert "would fix after-hokum (cases.json): +hokum_answer=all_others" in out
 
 
 KEY_ORDER = ["id", "kind", "title", "clauses", "requires", "setup", "actions", "expect"]
@@ -156,10 +155,10 @@ def _pack_in_one_space_layout(folder: Path) -> Path:
     write_pack(folder, [])
     cases = [
         _laid_out(FIRST_BIDDER_ROUNDING),
-        _laid_out(legal_case("after-sun", **AFTER_SUN)),
+        _laid_out(legal_case("after-hokum", **AFTER_HOKUM)),
         _laid_out(legal_case(
-            "pinned-both", requires={"rounding": "each_team", "sun_overcall": "last_caller_wins"},
-            **AFTER_SUN)),
+            "pinned-both", requires={"rounding": "each_team", "hokum_answer": "all_others"},
+            **AFTER_HOKUM)),
     ]
     (folder / "cases.json").write_text(
         json.dumps({"description": "tiny", "cases": cases}, indent=1) + "\n")
@@ -175,13 +174,13 @@ def test_fix_rewrites_to_minimal_pins_in_the_files_layout(
     assert "rewrote cases.json: 3 case(s)" in out
     assert "re-checked 3 rewritten case(s)" in out
     # What the rules say the pins must be: the first bidder's options depend on no
-    # variant (the rounding pin goes, and `requires` with it); after a sun bid seat 1's
-    # options depend on A2 only, in the reading both profiles play (last_caller_wins).
-    first, after_sun, pinned_both = before["cases"]
+    # variant (the rounding pin goes, and `requires` with it); after the hokum bid seat 0's
+    # options depend on A3 only, in the reading both profiles play (all_others).
+    first, after_hokum, pinned_both = before["cases"]
     del first["requires"]
-    after_sun = _laid_out({**after_sun, "requires": {"sun_overcall": "last_caller_wins"}})
-    pinned_both["requires"] = {"sun_overcall": "last_caller_wins"}
-    expected = {"description": "tiny", "cases": [first, after_sun, pinned_both]}
+    after_hokum = _laid_out({**after_hokum, "requires": {"hokum_answer": "all_others"}})
+    pinned_both["requires"] = {"hokum_answer": "all_others"}
+    expected = {"description": "tiny", "cases": [first, after_hokum, pinned_both]}
     assert (folder / "cases.json").read_text() == json.dumps(expected, indent=1) + "\n"
     assert main(["conform", "pins", "--cases", str(folder), "--jobs", "1"]) == 0
 

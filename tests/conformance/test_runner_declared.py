@@ -29,27 +29,27 @@ def test_a_hello_declares_a_mix_of_readings_and_capabilities() -> None:
     declared = declared_from_hello(
         _hello(
             profile="federation",
-            overrides={"sun_overcall": "earlier_seat_priority"},
+            overrides={"sun_overcall": "last_caller_wins"},
             readings={"rounding": ["each_team", "bidder_takes_rest"]},
             capabilities=["projects"],
         ),
         register,
     )
-    assert declared.plays["sun_overcall"] == "earlier_seat_priority"
+    assert declared.plays["sun_overcall"] == "last_caller_wins"  # off federation's
     assert declared.plays["rounding"] == "bidder_takes_rest"  # federation's
     # a case pinning another implemented reading applies; an unimplemented one does not
     assert declared.missing_readings({"rounding": "each_team"}) == []
     assert declared.missing_readings({"rounding": "adjusted_to_total"}) == [
         "rounding=adjusted_to_total"
     ]
-    assert declared.missing_readings({"sun_overcall": "last_caller_wins"}) == [
-        "sun_overcall=last_caller_wins"
+    assert declared.missing_readings({"sun_overcall": "earlier_seat_priority"}) == [
+        "sun_overcall=earlier_seat_priority"
     ]
     assert declared.missing_capabilities(["projects", "raises"]) == ["raises"]
     # the start asks for the case's pins where they leave the profile, and the engine's own
     assert declared.overrides_for({"rounding": "each_team"}, register) == {
         "rounding": "each_team",
-        "sun_overcall": "earlier_seat_priority",
+        "sun_overcall": "last_caller_wins",
     }
     # left out, capabilities are all claimed
     assert declared_from_hello(_hello(), register).capabilities == frozenset(CAPABILITIES)

@@ -374,6 +374,59 @@ def test_profile_picking_an_unknown_variant_or_twice() -> None:
                    expected="the name of a variant, such as rounding")
 
 
+UNITS = """\
+variant A6 units [SCORE.1] "Units." {
+  reading bunts "Bunts." source "SCORE.1"
+  reading points "Points." source "an app"
+  default bunts
+}
+"""
+
+
+def test_profile_sources_parse_into_the_model() -> None:
+    text = UNITS + ('profile played "As played." {\n'
+                    '  rounding = bidder_takes_rest source "app A" source "app B"\n'
+                    '    settled "A is used by more players."\n'
+                    '  units = bunts unsourced "no source; literal kept"\n}')
+    spec = build(broken=text)
+    rounding, units = spec.profile("played").picks
+    assert rounding.sources == ("app A", "app B")
+    assert rounding.settled == "A is used by more players." and rounding.unsourced is None
+    assert units.sources == () and units.unsourced == "no source; literal kept"
+
+
+def test_a_sourced_profile_sources_every_choice() -> None:
+    broken = UNITS + ('profile played "As played." {\n'
+                      '  rounding = bidder_takes_rest source "app A"\n  units = points\n}')
+    assert_problem(
+        only_problem(broken), file="broken.baloot", text=broken, line=8, needle="points",
+        message="profile 'played' sources its other choices but not units = points",
+        expected='a line `source "..."`, or `unsourced "..."` with the default reading')
+
+
+def test_an_unsourced_choice_keeps_the_default() -> None:
+    broken = UNITS + ('profile played "As played." {\n'
+                      '  rounding = bidder_takes_rest unsourced "none found"\n'
+                      '  units = bunts unsourced "none found"\n}')
+    assert_problem(
+        only_problem(broken), file="broken.baloot", text=broken, line=7,
+        needle="bidder_takes_rest",
+        message="rounding = bidder_takes_rest has no source but moves off the default "
+                "each_team",
+        expected="a source, or the default reading each_team")
+
+
+def test_settled_needs_sources_to_settle_between() -> None:
+    broken = UNITS + ('profile played "As played." {\n'
+                      '  rounding = bidder_takes_rest source "app A" settled "A wins."\n'
+                      '  units = bunts source "SCORE.1"\n}')
+    assert_problem(
+        only_problem(broken), file="broken.baloot", text=broken, line=7,
+        needle="bidder_takes_rest",
+        message="rounding = bidder_takes_rest settles between sources it does not list",
+        expected="two or more `source` lines")
+
+
 def test_reading_test_with_unknown_reading_or_variant() -> None:
     broken = ("rule f [SCORE.1] () -> bool {\n  return rounding is nearest"
               " or kaboot is flat\n}")

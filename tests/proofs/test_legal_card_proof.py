@@ -14,7 +14,9 @@ from baloot.grammar.parser import assemble, default_spec_dir, load_spec, parse_t
 from baloot.proofs import playable, verify
 from baloot.proofs.proof_outcome import ProofOutcome
 
-READINGS = ("any_card", "must_trump", "must_trump_unless_partner_wins")
+READINGS = ("any_card", "must_trump", "must_trump_unless_partner_wins")  # A15
+LEADS = ("any_trump", "must_overtrump", "must_overtrump_opponent")  # A23
+LITERAL = ("any_card", "any_trump")
 
 
 @cache
@@ -37,14 +39,17 @@ def mutated(old: str, new: str) -> m.Spec:
     return s
 
 
-def outcomes(s: m.Spec) -> dict[tuple[str, str], ProofOutcome]:
-    """(contract, reading of void_in_hokum) -> outcome."""
-    out: dict[tuple[str, str], ProofOutcome] = {}
-    for o in playable.check_legal_card(s):
-        reading = next((r for r in sorted(READINGS, key=len, reverse=True)
-                        if f"void_in_hokum={r}" in o.readings), "none")
-        out[(o.contract, reading)] = o
-    return out
+def in_force(label: str) -> tuple[str, str]:
+    """The readings of void_in_hokum and trump_lead a choice's label puts in force
+    ("literal: void_in_hokum=any_card, ...", "trump_lead=must_overtrump (else literal)")."""
+    named = dict(part.split("=") for part in
+                 label.split(": ")[-1].split(" (")[0].split(", "))
+    return (named.get("void_in_hokum", LITERAL[0]), named.get("trump_lead", LITERAL[1]))
+
+
+def outcomes(s: m.Spec) -> dict[tuple[str, str, str], ProofOutcome]:
+    """(contract, reading of void_in_hokum, reading of trump_lead) -> outcome."""
+    return {(o.contract, *in_force(o.readings)): o for o in playable.check_legal_card(s)}
 
 
 def card(x: object) -> tuple[str, str]:
@@ -66,28 +71,36 @@ def hand_cards(example: dict[str, object], key: str = "hand") -> list[tuple[str,
 
 def test_every_contract_and_reading_is_proven_on_the_real_spec() -> None:
     got = outcomes(spec())
-    # sun, and hokum with a symbolic trump; every reading of void_in_hokum in each
-    assert set(got) == {(c, r) for c in ("sun", "hokum (any trump)") for r in READINGS}
+    # sun, and hokum with a symbolic trump; in each the two profiles, and every reading of
+    # void_in_hokum and of trump_lead moved off literal one at a time
+    pairs = {("any_card", "any_trump"), ("must_trump_unless_partner_wins",
+                                         "must_overtrump_opponent"),
+             *((r, "any_trump") for r in READINGS), *(("any_card", r) for r in LEADS)}
+    assert set(got) == {(c, *pair) for c in ("sun", "hokum (any trump)") for pair in pairs}
     for o in got.values():
         assert o.check == "legal-card"
         assert o.status == "proven", (o.contract, o.readings, o.detail)
         assert "PLAY.2" in o.title and "RAISE.2" in o.title
         assert "1 to 8 cards" in o.detail and "0 to 3 plays" in o.detail
         assert not o.failed
-    assert "every trump suit" in got[("hokum (any trump)", "must_trump")].detail
+    assert "every trump suit" in got[("hokum (any trump)", "must_trump", "any_trump")].detail
 
 
 def test_trump_duty_without_a_fallback_is_refuted() -> None:
     # must trump higher, even when no trump of the hand beats those in the trick
-    s = mutated("  if len(higher) > 0 { return higher }\n  return trumps\n",
-                "  return higher\n")
+    duty = ("  let top = max([trump_rank_order[p.card.rank] for p in game.trick if "
+            "is_trump(p.card, trump)])\n"
+            "  let higher = [c for c in trumps if trump_rank_order[c.rank] > top]\n")
+    s = mutated(duty + "  if len(higher) > 0 { return higher }\n  return trumps\n",
+                duty + "  return higher\n")
     got = outcomes(s)
     # sun never reaches the trump duty; nor does hokum when any card may be played
-    for key in [("sun", r) for r in READINGS] + [("hokum (any trump)", "any_card")]:
-        assert got[key].status == "proven", key
+    for key, o in got.items():
+        if key[0] == "sun" or key[1] == "any_card":
+            assert o.status == "proven", key
     ranks = [x.name for x in s.order("trump_rank_order").high_to_low]
-    for reading in ("must_trump", "must_trump_unless_partner_wins"):
-        o = got[("hokum (any trump)", reading)]
+    for key in [k for k in got if k[0] != "sun" and k[1] != "any_card"]:
+        o = got[key]
         assert o.status == "refuted" and o.failed
         ex = o.counterexample
         assert ex["playable"] == []
@@ -108,10 +121,11 @@ def test_locked_lead_without_a_fallback_is_refuted() -> None:
     s = mutated("  if len(others) > 0 { return others }\n  return hand\n",
                 "  return others\n")
     got = outcomes(s)
-    for r in READINGS:
-        assert got[("sun", r)].status == "proven"  # no card is a trump in sun
-        o = got[("hokum (any trump)", r)]
-        assert o.status == "refuted", r
+    for key in [k for k in got if k[0] == "sun"]:
+        assert got[key].status == "proven"  # no card is a trump in sun
+    for key in [k for k in got if k[0] != "sun"]:
+        o = got[key]
+        assert o.status == "refuted", key
         ex = o.counterexample
         assert ex["trick"] == [] and ex["locked"] is True and ex["playable"] == []
         hand = hand_cards(ex)
@@ -120,8 +134,8 @@ def test_locked_lead_without_a_fallback_is_refuted() -> None:
 
 def test_a_choice_outside_the_hand_is_refuted() -> None:
     # following suit from the whole deck: the led card itself is offered, not held
-    s = mutated("  return [c for c in hand if c.suit == led]\n",
-                "  return [c for c in full_deck() if c.suit == led]\n")
+    s = mutated("  let following = [c for c in hand if c.suit == led]\n",
+                "  let following = [c for c in full_deck() if c.suit == led]\n")
     got = outcomes(s)
     assert got and all(o.status == "refuted" for o in got.values())
     for o in got.values():

@@ -31,7 +31,9 @@ const context = (s) => {
 };
 
 // A12 points_only: a raise leaves the projects out of the multiplication; with
-// A6 bunts_before_rounding the projects set apart are converted as bunts.
+// A6 bunts_before_rounding the projects set apart add what they add to the
+// card bunts unraised (pack 0.5), and, with no card bunts to join (on top of a
+// maximum or a kaboot), are converted as bunts on their own.
 // The bug `projects_multiplied` lets the raise multiply them too.
 const keptApart = (s, projects, multiplier) =>
   pair((t) => (multiplier === 1 || s.rules.bugs.has("projects_multiplied") ? 0 : projects[t]));
@@ -39,8 +41,8 @@ const keptApart = (s, projects, multiplier) =>
 const roundPoints = (s, ctx, bunts, projects, multiplier) => {
   const kept = keptApart(s, projects, multiplier);
   const main = ctx.convertPair(pair((t) => bunts[t] + projects[t] - kept[t]));
-  const plain = ctx.convertPair(kept);
-  return pair((t) => main[t] * multiplier + plain[t]);
+  const unraised = ctx.convertPair(pair((t) => bunts[t] + projects[t]));
+  return pair((t) => main[t] * multiplier + unraised[t] - main[t]);
 };
 
 const pointsOnTop = (s, ctx, base, projects, multiplier) => {

@@ -2,6 +2,7 @@
 conformance/PROTOCOL.md, written from the rules alone.
 
 It plays the federation profile with five readings moved off it (OVERRIDES),
+two of them (A15, A23) where pack 0.5 moved the profile from under it,
 without raises and without a declaration step (CAPABILITIES), and does not ask
 a player whose only call would be `pass`.
 
@@ -24,25 +25,28 @@ from majlis_game import Game, SetupError, read_deck
 NAME, VERSION = "majlis", "1.0"
 PROFILE = "federation"
 OVERRIDES = {
-    "sun_overcall": "earlier_seat_priority",
-    "redeal_dealer": "next_dealer",
     "first_leader": "bid_winner",
     "projects_on_failure": "maximum_and_own_projects",
     "baloot_overlap": "overlap_allowed",
+    # written against pack 0.4, whose federation profile read A15 and A23 so; pack 0.5's
+    # federation reads them otherwise, and the engine says what it plays
+    "void_in_hokum": "must_trump",
+    "trump_lead": "any_trump",
 }
-# The federation profile's readings of the variants this engine's rules depend on.
+# The federation profile's readings (pack 0.5) of the variants this engine's rules depend on.
 FEDERATION = {
-    "sequence_order": "natural", "sun_overcall": "last_caller_wins",
+    "sequence_order": "natural", "sun_overcall": "earlier_seat_priority",
     "hokum_answer": "all_others", "bidder_success": "more_than_half_bunts",
     "rounding": "bidder_takes_rest", "project_units": "points_after_rounding",
     "scoring_projects": "best_team_only", "projects_on_failure": "maximum_and_all_projects",
-    "kaboot": "sun_44_hokum_25", "locked_round": "doubler_chooses",
-    "sun_raises": "gate_strict_double_only", "multipliers": "points_only",
+    "kaboot": "sun_44_hokum_25", "locked_round": "doubler_chooses_bidder_opens",
+    "sun_raises": "gate_strict_double_only", "multipliers": "points_and_projects_but_baloot",
     "gahwa": "round_decides_game", "ashkal": "third_fourth_any_session",
-    "void_in_hokum": "must_trump", "first_leader": "dealer_right",
-    "long_sequence": "hundred_only", "baloot_overlap": "exclusive",
-    "both_reach_target": "higher_total_wins", "redeal_dealer": "same_dealer",
+    "void_in_hokum": "must_trump_unless_partner_wins", "first_leader": "dealer_right",
+    "long_sequence": "hundred_only", "baloot_overlap": "hundred_cancels",
+    "both_reach_target": "higher_total_wins", "redeal_dealer": "next_dealer",
     "low_four_of_a_kind": "no_project", "aces_in_hokum": "hundred",
+    "trump_lead": "must_overtrump_opponent", "raised_share": "winner_takes_all",
 }
 PLAYED = {**FEDERATION, **OVERRIDES}
 CAPABILITIES = ["ashkal", "second_session", "redeal", "projects", "game_score"]
