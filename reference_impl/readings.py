@@ -28,7 +28,7 @@ class Readings:
     projects_on_failure: (
         str  # A8: maximum_only | maximum_and_all_projects | maximum_and_own_projects
     )
-    kaboot: str  # A9: flat_44 | sun_44_hokum_25 | flat_44_with_projects_and_raises | sun_44_hokum_25_nothing_added
+    kaboot: str  # A9: flat_44 | sun_44_hokum_25 | flat_44_with_projects_and_raises | sun_44_hokum_25_nothing_added | sun_44_hokum_25_projects_unraised
     locked_round: (
         str  # A10: double_and_four | any_raise | doubler_chooses | doubler_chooses_bidder_opens
     )
@@ -92,6 +92,7 @@ VARIANTS: dict[str, tuple[str, ...]] = {
         "sun_44_hokum_25",
         "flat_44_with_projects_and_raises",
         "sun_44_hokum_25_nothing_added",
+        "sun_44_hokum_25_projects_unraised",
     ),
     "locked_round": (
         "double_and_four",
@@ -193,7 +194,7 @@ PROFILES: dict[str, Readings] = {
         project_units="points_after_rounding",
         scoring_projects="best_team_only",
         projects_on_failure="maximum_and_all_projects",
-        kaboot="sun_44_hokum_25",
+        kaboot="sun_44_hokum_25_projects_unraised",
         locked_round="doubler_chooses_bidder_opens",
         sun_raises="gate_strict_double_only",
         multipliers="points_and_projects_but_baloot",

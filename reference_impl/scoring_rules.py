@@ -435,7 +435,11 @@ def kaboot_value(readings: Readings, game: Game) -> int:
     """
     if readings.kaboot in ("flat_44", "flat_44_with_projects_and_raises"):
         return KABOOT_ACE_POINTS if game.face_up.rank == Rank.ACE else KABOOT_POINTS
-    elif readings.kaboot in ("sun_44_hokum_25", "sun_44_hokum_25_nothing_added"):
+    elif readings.kaboot in (
+        "sun_44_hokum_25",
+        "sun_44_hokum_25_nothing_added",
+        "sun_44_hokum_25_projects_unraised",
+    ):
         return KABOOT_POINTS if known(game.contract).kind == Mode.SUN else KABOOT_HOKUM_POINTS
     else:
         raise UnknownReading("kaboot", readings.kaboot)
@@ -464,6 +468,12 @@ def kaboot_result(
         own_baloot = [baloots[t] if t == team else 0 for t in cards_rules.teams()]
         return points_on_top(
             readings, known(game.contract).kind, base, own, own_baloot, multiplier, bidder_team
+        )
+    elif readings.kaboot == "sun_44_hokum_25_projects_unraised":
+        own = [projects[t] if t == team else 0 for t in cards_rules.teams()]
+        own_baloot = [baloots[t] if t == team else 0 for t in cards_rules.teams()]
+        return points_on_top(
+            readings, known(game.contract).kind, base, own, own_baloot, 1, bidder_team
         )
     else:
         raise UnknownReading("kaboot", readings.kaboot)

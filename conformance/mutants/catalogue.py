@@ -466,8 +466,24 @@ MUTANTS: tuple[Mutant, ...] = (
         "SCORE.11",
         "Under A9 sun_44_hokum_25, the team that won no trick still scores its own projects.",
         "scoring.baloot",
-        "let own = [(if t == team then projects[t] else 0) for t in teams()]",
-        "let own = projects",
+        "let own = [(if t == team then projects[t] else 0) for t in teams()]\n"
+        "      let own_baloot = [(if t == team then baloots[t] else 0) for t in teams()]\n"
+        "      return points_on_top(game.contract.kind, base, own, own_baloot, multiplier,",
+        "let own = projects\n"
+        "      let own_baloot = [(if t == team then baloots[t] else 0) for t in teams()]\n"
+        "      return points_on_top(game.contract.kind, base, own, own_baloot, multiplier,",
+        pins=(("kaboot", "sun_44_hokum_25"),),
+    ),
+    Mutant(
+        "kaboot_raised_after_all",
+        "SCORE.11",
+        "Under A9 sun_44_hokum_25_projects_unraised, a raise multiplies the kaboot and its "
+        "projects all the same.",
+        "scoring.baloot",
+        "      return points_on_top(game.contract.kind, base, own, own_baloot, 1, bidder_team)",
+        "      return points_on_top(game.contract.kind, base, own, own_baloot, multiplier, "
+        "bidder_team)",
+        pins=(("kaboot", "sun_44_hokum_25_projects_unraised"),),
     ),
     Mutant(
         "raised_winner_leaves_the_loser_its_share",

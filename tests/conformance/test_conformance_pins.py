@@ -104,10 +104,11 @@ def test_minimal_pins_list_every_reading_the_case_passes_under() -> None:
 
 def test_minimal_pins_add_a_left_out_variant_profiles_reading_first() -> None:
     # Fails under one A9 reading only; both profiles' own (literal flat_44, federation
-    # sun_44_hokum_25) pass, literal's first as the profiles come.
+    # sun_44_hokum_25_projects_unraised) pass, literal's first as the profiles come.
     checker = RuledChecker(lambda _, r: r["kaboot"] != "flat_44_with_projects_and_raises")
     fix = minimal_pins(checker, ruled_case())
-    assert fix.pins == {"kaboot": ("flat_44", "sun_44_hokum_25", "sun_44_hokum_25_nothing_added")}
+    assert fix.pins == {"kaboot": ("flat_44", "sun_44_hokum_25", "sun_44_hokum_25_nothing_added",
+                                   "sun_44_hokum_25_projects_unraised")}
 
 
 def test_a_case_holding_under_no_choice_of_pins_is_not_fixed() -> None:

@@ -1,6 +1,6 @@
-"""The readings added from how Baloot is played (A10 doubler_chooses_bidder_opens, A18
-hundred_cancels, A23 trump_lead, A24 raised_share) and the unmultiplied projects of A6
-bunts_before_rounding, by hand."""
+"""The readings added from how Baloot is played (A9 sun_44_hokum_25_projects_unraised,
+A10 doubler_chooses_bidder_opens, A18 hundred_cancels, A23 trump_lead, A24 raised_share)
+and the unmultiplied projects of A6 bunts_before_rounding, by hand."""
 
 from __future__ import annotations
 
@@ -13,7 +13,12 @@ from baloot.reference_impl import IllegalAction
 from baloot.reference_impl.definitions import Card, Mode, Project, ProjectKind, Rank, Suit
 from baloot.reference_impl.projects_rules import cancels_baloot
 from baloot.reference_impl.readings import PROFILES
-from baloot.reference_impl.scoring_rules import round_points, success_points
+from baloot.reference_impl.scoring_rules import (
+    kaboot_result,
+    kaboot_value,
+    round_points,
+    success_points,
+)
 
 # Seat 0 bids hokum on the face-up 7H and keeps it: hearts are trumps (order J 9 A 10 K Q
 # 8 7); dealer 3, so seat 0 bids first and leads under both A16 readings. No hand holds a
@@ -156,3 +161,21 @@ def test_unmultiplied_bunt_projects_add_what_they_add_unraised() -> None:
     assert points(2, [2, 0])[0] == 30
     assert round_points(readings, Mode.HOKUM, [155, 7], [2, 0], [2, 0], 1, 0)[0] == 16
     assert round_points(readings, Mode.HOKUM, [155, 7], [2, 0], [2, 0], 2, 0)[0] == 15 * 2 + 1
+
+
+# ---- A9: the kaboot of the Saudi apps ----------------------------------------------------
+
+@pytest.mark.parametrize(("reading", "doubled"), [
+    # 25 in hokum plus the sweeping team's 2-point baloot (A6 points_after_rounding)
+    ("sun_44_hokum_25_projects_unraised", [27, 0]),  # a raise multiplies neither
+    ("sun_44_hokum_25", [54, 0]),  # (25 + 2) x 2, A12 points_and_projects
+])
+def test_a_doubled_hokum_kaboot(reading: str, doubled: list[int]) -> None:
+    readings = dataclasses.replace(LITERAL, kaboot=reading, project_units="points_after_rounding",
+                                   multipliers="points_and_projects")
+    game = start(TWO_OF_EACH)
+    play(game, *["hokum", "pass", "pass", "pass", "hokum"])
+    assert kaboot_value(readings, game.state) == 25  # hokum, whatever the face-up card
+    for multiplier, want in ((1, [27, 0]), (2, doubled)):
+        got = kaboot_result(readings, game.state, 0, [2, 0], [2, 0], multiplier, 0)
+        assert got == want, multiplier
