@@ -96,6 +96,12 @@ def register(subparsers: Subcommands) -> Subcommands:
         metavar="N",
         help="fail (exit 4) when fewer than N cases ran to a verdict (default 1)",
     )
+    conform.add_argument(
+        "--pack-version",
+        metavar="X.Y[.Z]",
+        help="the pack version the engine was checked against: stop (exit 2) when the pack "
+        "is another, as a change of its minor version changes what cases mean",
+    )
     conform.set_defaults(run=run_conform)
     sub = conform.add_subparsers(dest="conform_command", metavar="SUBCOMMAND")
     lint = sub.add_parser("lint", help="check a case pack without an engine")
@@ -138,6 +144,13 @@ def _extra_args(args: argparse.Namespace) -> list[str]:
     if args.validate_protocol:
         extra.append("--validate-protocol")
     return extra
+
+
+def pack_version_matches(version: str, pinned: str) -> bool:
+    """Whether a pack's version is the one pinned: `0.5` takes any 0.5.z, `0.5.0` only
+    itself."""
+    have, want = version.split("."), pinned.strip().split(".")
+    return 1 <= len(want) <= len(have) and have[: len(want)] == want
 
 
 def run_conform(args: argparse.Namespace) -> int:
@@ -184,6 +197,15 @@ def run_conform(args: argparse.Namespace) -> int:
         err.print(
             f"baloot conform: the pack has {len(problems)} problem(s); "
             "run `baloot conform lint` and fix them first"
+        )
+        return 2
+    if args.pack_version is not None and not pack_version_matches(pack.version,
+                                                                   args.pack_version):
+        err.print(
+            f"baloot conform: --pack-version {args.pack_version}: the pack is {pack.name} "
+            f"{pack.version}; see \"Pack versions\" in conformance/README.md for what changed, "
+            "or run the pack you pinned (--cases DIR)",
+            markup=False, highlight=False,
         )
         return 2
     cases = select_cases(pack, args.only)

@@ -7,11 +7,13 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+from importlib import metadata
 
 import pytest
 
 from baloot.conformance import suite
 from baloot.conformance.cli import main
+from baloot.conformance.harness.conform_command import pack_version_matches
 
 CONFORM_SUBCOMMANDS = ("lint", "adapter", "coverage", "golden", "pins", "applicability", "needs",
                        "examples", "mutants")
@@ -56,3 +58,28 @@ def test_the_suite_module_does_not_import_the_root_command() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=False, timeout=60)
     assert result.stdout.strip() == "False", result.stderr
+
+
+REFERENCE = f"{sys.executable} -m baloot.conformance.adapters.reference_adapter"
+
+
+@pytest.mark.parametrize(("pinned", "matches"), [
+    ("0.5", True), ("0.5.0", True), ("0", True), ("0.4", False), ("0.5.1", False),
+    ("1.5", False), ("0.5.0.1", False), ("", False),
+])
+def test_a_pinned_pack_version_matches_by_its_parts(pinned: str, matches: bool) -> None:
+    assert pack_version_matches("0.5.0", pinned) is matches
+
+
+def test_a_run_against_another_pack_than_the_pinned_one_stops(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The built-in pack's version is the distribution's (pyproject.toml); an engine pinned
+    to an older minor version is told so before any case runs, with exit status 2."""
+    version = metadata.version("baloot-conformance")
+    major, minor, _ = version.split(".")
+    older = f"{major}.{int(minor) - 1}"
+    assert main(["conform", "--engine", REFERENCE, "--pack-version", older]) == 2
+    err = capsys.readouterr().err
+    assert f"--pack-version {older}" in err and version in err and "Pack versions" in err
+    assert main(["conform", "--engine", REFERENCE, "--pack-version", f"{major}.{minor}",
+                 "--only", "var.trump_lead.*"]) == 0
