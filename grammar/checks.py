@@ -261,7 +261,7 @@ class _Checker:
         """A profile that sources one choice sources them all: each choice names a source,
         or says that none decides and keeps the variant's default; `settled` (which source
         wins) needs two sources to settle between."""
-        if not any(pick.evidenced or pick.settled for pick in p.picks):
+        if not p.sourced:
             return
         for pick in p.picks:
             variant = self.variants.get(pick.variant)

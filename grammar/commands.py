@@ -137,8 +137,8 @@ def describe(spec: m.Spec, decl: m.Cited) -> str:
             lines.append(f"      source: {reading.source}")
             lines.append(f"      profiles: {', '.join(picked) or 'none'}")
         for profile in spec.profiles:
-            pick = next((k for k in profile.picks if k.variant == decl.name), None)
-            if pick is None or not (pick.evidenced or pick.settled):
+            pick = profile.pick_of(decl.name)
+            if pick is None or not pick.annotated:
                 continue
             lines.append(f"  profile {profile.name} reads it as {pick.reading}:")
             lines.extend(f"    source: {source}" for source in pick.sources)

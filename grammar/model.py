@@ -448,6 +448,11 @@ class Pick:
         """Whether the choice says where it comes from (or that nothing decides it)."""
         return bool(self.sources) or self.unsourced is not None
 
+    @property
+    def annotated(self) -> bool:
+        """Whether the choice carries any line on its sources, `settled` included."""
+        return self.evidenced or self.settled is not None
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -458,6 +463,15 @@ class Profile:
 
     def readings(self) -> dict[str, str]:
         return {p.variant: p.reading for p in self.picks}
+
+    def pick_of(self, variant: str) -> Pick | None:
+        """The profile's choice for a variant (by its name)."""
+        return next((p for p in self.picks if p.variant == variant), None)
+
+    @property
+    def sourced(self) -> bool:
+        """Whether the profile says where its choices come from (then all of them must)."""
+        return any(p.annotated for p in self.picks)
 
 
 @dataclass(frozen=True)

@@ -267,11 +267,9 @@ class _ToModel(Transformer[Token, Any]):
     def pick(self, children: list[Any]) -> m.Pick:
         variant, reading, *evidence = children
         sources = tuple(text for kind, text in evidence if kind == "source")
-        settled = [text for kind, text in evidence if kind == "settled"]
-        unsourced = [text for kind, text in evidence if kind == "unsourced"]
+        once = {kind: text for kind, text in evidence if kind != "source"}  # the grammar's `?`
         return m.Pick(str(variant), str(reading), self._tok(variant), self._tok(reading),
-                      sources, settled[0] if settled else None,
-                      unsourced[0] if unsourced else None)
+                      sources, once.get("settled"), once.get("unsourced"))
 
     def pick_source(self, children: list[str]) -> tuple[str, str]:
         return ("source", children[0])

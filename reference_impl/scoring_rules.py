@@ -461,17 +461,15 @@ def kaboot_result(
         card the bidding was for is an ace; the other team scores nothing.
     """
     base = [kaboot_value(readings, game) if t == team else 0 for t in cards_rules.teams()]
+    own = [projects[t] if t == team else 0 for t in cards_rules.teams()]
+    own_baloot = [baloots[t] if t == team else 0 for t in cards_rules.teams()]
     if readings.kaboot in ("flat_44", "sun_44_hokum_25_nothing_added"):
         return base
     elif readings.kaboot in ("flat_44_with_projects_and_raises", "sun_44_hokum_25"):
-        own = [projects[t] if t == team else 0 for t in cards_rules.teams()]
-        own_baloot = [baloots[t] if t == team else 0 for t in cards_rules.teams()]
         return points_on_top(
             readings, known(game.contract).kind, base, own, own_baloot, multiplier, bidder_team
         )
     elif readings.kaboot == "sun_44_hokum_25_projects_unraised":
-        own = [projects[t] if t == team else 0 for t in cards_rules.teams()]
-        own_baloot = [baloots[t] if t == team else 0 for t in cards_rules.teams()]
         return points_on_top(
             readings, known(game.contract).kind, base, own, own_baloot, 1, bidder_team
         )

@@ -466,12 +466,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "SCORE.11",
         "Under A9 sun_44_hokum_25, the team that won no trick still scores its own projects.",
         "scoring.baloot",
-        "let own = [(if t == team then projects[t] else 0) for t in teams()]\n"
-        "      let own_baloot = [(if t == team then baloots[t] else 0) for t in teams()]\n"
-        "      return points_on_top(game.contract.kind, base, own, own_baloot, multiplier,",
-        "let own = projects\n"
-        "      let own_baloot = [(if t == team then baloots[t] else 0) for t in teams()]\n"
-        "      return points_on_top(game.contract.kind, base, own, own_baloot, multiplier,",
+        "let own = [(if t == team then projects[t] else 0) for t in teams()]",
+        "let own = projects",
         pins=(("kaboot", "sun_44_hokum_25"),),
     ),
     Mutant(

@@ -17,10 +17,10 @@ not (`baloot conform pins` finds those).
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import random
 import statistics
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from baloot.conformance.adapters.inprocess import InProcessEngine
@@ -164,10 +164,10 @@ def _figures(
     cases: list[Case], register: Register, sets: list[ReadingSet], jobs: int
 ) -> Iterator[SetFigures]:
     if jobs > 1 and len(sets) > 1:
-        with multiprocessing.get_context().Pool(
-            min(jobs, len(sets)), initializer=_start_worker, initargs=(cases, register)
-        ) as pool:
-            yield from pool.imap(_figures_in_worker, sets)
+        # as pins.map_with_checker: a worker that dies breaks the pool, never hangs it
+        with ProcessPoolExecutor(min(jobs, len(sets)), initializer=_start_worker,
+                                 initargs=(cases, register)) as pool:
+            yield from pool.map(_figures_in_worker, sets)
         return
     _start_worker(cases, register)
     yield from map(_figures_in_worker, sets)

@@ -369,8 +369,8 @@ def variant_box(spec: m.Spec, variant: m.Variant, witness: tuple[d.Block, ...]) 
     blocks.append(d.Table((d.inlines("reading"), d.inlines("meaning"), d.inlines("source"),
                            d.inlines("profiles")), tuple(rows)))
     for profile in spec.profiles:
-        pick = next((k for k in profile.picks if k.variant == variant.name), None)
-        if pick is not None and (pick.evidenced or pick.settled):
+        pick = profile.pick_of(variant.name)
+        if pick is not None and pick.annotated:
             blocks.append(d.Para((d.Em("profile "), d.Link(profile.name, "#" + a.profile_anchor(
                 profile.name)), d.Str(" reads it as "), d.Code(pick.reading), d.Str(": "),
                 *pick_evidence(pick))))
@@ -393,11 +393,10 @@ def variants_section(spec: m.Spec, witnesses: dict[str, tuple[d.Block, ...]],
     blocks.append(d.Heading(2, d.inlines("Profiles"), "profiles"))
     blocks.extend(profile_differences(spec))
     for profile in spec.profiles:
-        picks = {k.variant: k for k in profile.picks}
-        sourced = any(k.evidenced for k in profile.picks)
+        sourced = profile.sourced
         rows = []
         for v in spec.variants:
-            pick = picks.get(v.name)
+            pick = profile.pick_of(v.name)
             row: tuple[d.Inlines, ...] = (
                 (decl_link(v),), (d.Code(pick.reading if pick else "—"),),
                 d.inlines("yes" if pick is not None and pick.reading == v.default else "no"))

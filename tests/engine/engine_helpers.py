@@ -32,6 +32,11 @@ def play(game: Game, *actions: str) -> None:
         game.apply(action)
 
 
+def plays(game: Game) -> set[str]:
+    """The cards the player to act may play, as `play CARD` actions."""
+    return {a for a in game.legal_actions() if a.startswith("play ")}
+
+
 def hand(game: Game, seat: int) -> list[str]:
     return [card_text(c) for c in game.state.hands[seat]]
 

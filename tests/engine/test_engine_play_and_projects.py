@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import ONE_SUIT_EACH, play, result, start
+from engine_helpers import ONE_SUIT_EACH, play, plays, result, start
 
 from baloot.reference_impl import IllegalAction
 
@@ -31,10 +31,6 @@ FOURS = [
     ["JS", "JH", "JD", "JC", "QS", "QH", "QD", "QC"],
     ["8S", "8H", "8D", "8C", "7S", "7H", "7D", "7C"],
 ]
-
-
-def plays(game) -> set[str]:
-    return {a for a in game.legal_actions() if a.startswith("play ")}
 
 
 def declarations(game) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from engine_helpers import TWO_OF_EACH, play, start
+from engine_helpers import TWO_OF_EACH, play, plays, start
 
 from baloot.reference_impl import IllegalAction
 from baloot.reference_impl.definitions import Card, Mode, Project, ProjectKind, Rank, Suit
@@ -38,10 +38,6 @@ PARTNER = [
     ["10S", "JD", "10D", "10C", "KH", "QH", "9H", "8H"],
 ]
 HOKUM_NO_RAISE = ["hokum", "pass", "pass", "pass", "hokum", "pass", "pass"]
-
-
-def plays(game) -> set[str]:
-    return {a for a in game.legal_actions() if a.startswith("play ")}
 
 
 # ---- A23: following a hokum lead ------------------------------------------------------

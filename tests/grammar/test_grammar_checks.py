@@ -395,6 +395,16 @@ def test_profile_sources_parse_into_the_model() -> None:
     assert units.sources == () and units.unsourced == "no source; literal kept"
 
 
+def test_settled_and_unsourced_are_said_once_each() -> None:
+    twice = ('profile played "As played." {\n'
+             '  rounding = bidder_takes_rest source "a" source "b" settled "a" settled "b"\n}')
+    with pytest.raises(SpecError) as info:
+        parse_text(twice, "broken.baloot")
+    problem = info.value.problems[0]
+    assert (problem.pos.line, problem.pos.column) == (2, 66)  # the second `settled`
+    assert "unexpected 'settled'" in problem.message
+
+
 def test_a_sourced_profile_sources_every_choice() -> None:
     broken = UNITS + ('profile played "As played." {\n'
                       '  rounding = bidder_takes_rest source "app A"\n  units = points\n}')
