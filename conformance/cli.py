@@ -30,6 +30,7 @@ from baloot.conformance.harness.pack import default_pack_folder
 from baloot.conformance.harness.spec_register import RegisterFileError
 from baloot.conformance.mutants import commands as mutants_commands
 from baloot.conformance.pack_tools import commands as pack_tools_commands
+from baloot.conformance.results_page import command as report_command
 from baloot.grammar import commands as grammar_commands
 from baloot.proofs import commands as proofs_commands
 
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     proofs_commands.register(subparsers)  # baloot verify | explore
     suite.register(subparsers, main)  # baloot suite
     fuzz_commands.register(subparsers)  # baloot fuzz
+    report_command.register(subparsers)  # baloot report
     return parser
 
 

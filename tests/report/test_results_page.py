@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from lxml import html
 
+from baloot.conformance.cli import build_parser
 from baloot.conformance.results_page.badge import GREEN, GREY, RED, YELLOW, badge_colour
 from baloot.conformance.results_page.command import DEFAULT_OUT, register, run_report
 from baloot.conformance.results_page.command import main as report_main
@@ -208,3 +209,9 @@ def test_register_adds_the_report_command() -> None:
     assert args.run is run_report
     assert args.reports == [Path("a.json"), Path("b.json")] and args.out == DEFAULT_OUT
     assert str(DEFAULT_OUT) == "baloot-report.html"
+
+
+def test_the_baloot_command_has_the_report_subcommand() -> None:
+    """`baloot report` is reachable from the one entry point, not only from its module."""
+    args = build_parser().parse_args(["report", "a.json", "--out", "site/index.html"])
+    assert args.run is run_report and args.out == Path("site/index.html")
