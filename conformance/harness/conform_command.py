@@ -1,6 +1,8 @@
 """`baloot conform`: run a case pack against an engine, or lint a pack.
 
-    baloot conform --engine "COMMAND" [--profile P] [--only ID|GLOB] ...
+    baloot conform --engine "COMMAND" [--profile P] [--only ID|GLOB] [--skip ID|GLOB]
+                   [--xfail FILE] [--strict] [--write-xfail FILE]
+                   [--json FILE] [--junit FILE] [--summary-md FILE] ...
     baloot conform lint [--cases DIR]
 
 `register` returns the group of `conform`'s subcommands: the reference adapter
@@ -19,17 +21,24 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from baloot.conformance.harness.case_selection import select_cases
+from baloot.conformance.harness.case_selection import (
+    SkipFileError,
+    SkipList,
+    read_skip_file,
+    select_cases,
+)
 from baloot.conformance.harness.engine_process import EngineProcess
-from baloot.conformance.harness.exit_status import conform_verdict
+from baloot.conformance.harness.exit_status import USAGE, conform_verdict
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import default_pack_folder
 from baloot.conformance.harness.report_console import print_report
 from baloot.conformance.harness.report_files import write_json, write_junit
-from baloot.conformance.harness.runner import CaseOutcome, Runner
+from baloot.conformance.harness.report_markdown import append_summary
+from baloot.conformance.harness.report_xfail import write_xfail
+from baloot.conformance.harness.runner import CaseOutcome, Runner, RunReport
 from baloot.conformance.harness.terminal import console as make_console
 from baloot.conformance.harness.variants import load_register
-from baloot.conformance.harness.xfail import XfailFileError, read_xfail_file
+from baloot.conformance.harness.xfail import XfailFileError, XfailList, read_xfail_list
 
 # The group of a command's subcommands, as `add_subparsers` returns it.
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -66,6 +75,20 @@ def register(subparsers: Subcommands) -> Subcommands:
         "(e.g. 'SCORE.*'); repeatable",
     )
     conform.add_argument(
+        "--skip",
+        action="append",
+        default=[],
+        metavar="ID|GLOB",
+        help="do not run the cases with this id, or id glob, or citing a clause matching "
+        "this glob; they are reported as skipped by the user; repeatable",
+    )
+    conform.add_argument(
+        "--skip-file",
+        type=Path,
+        metavar="FILE",
+        help="cases to skip: lines of 'ID|GLOB REASON' ('#' comments), as --skip takes them",
+    )
+    conform.add_argument(
         "--timeout",
         type=float,
         default=5.0,
@@ -82,7 +105,27 @@ def register(subparsers: Subcommands) -> Subcommands:
     conform.add_argument("--json", type=Path, metavar="FILE", help="write a JSON report")
     conform.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
     conform.add_argument(
-        "--xfail", type=Path, metavar="FILE", help="expected failures: lines of 'CASE-ID REASON'"
+        "--summary-md",
+        type=Path,
+        metavar="FILE",
+        help="append a markdown summary of the run to FILE (e.g. \"$GITHUB_STEP_SUMMARY\")",
+    )
+    conform.add_argument(
+        "--xfail",
+        type=Path,
+        metavar="FILE",
+        help="expected failures: lines of 'CASE-ID REASON', or 'GLOB REASON' (globs of case ids)",
+    )
+    conform.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail (exit 5) when a case listed in --xfail passes",
+    )
+    conform.add_argument(
+        "--write-xfail",
+        type=Path,
+        metavar="FILE",
+        help="write an xfail file listing every case that failed or errored in this run",
     )
     conform.add_argument(
         "--validate-protocol",
@@ -182,12 +225,19 @@ def run_conform(args: argparse.Namespace) -> int:
             + ", ".join(register_.profiles)
         )
         return 2
-    xfails: dict[str, str] = {}
+    xfails = XfailList()
     if args.xfail:
         try:
-            xfails = read_xfail_file(args.xfail)
+            xfails = read_xfail_list(args.xfail)
         except XfailFileError as exc:
-            err.print(f"baloot conform: --xfail: {exc}")
+            err.print(f"baloot conform: --xfail: {exc}", markup=False, highlight=False)
+            return 2
+    skips = SkipList.from_patterns(args.skip)
+    if args.skip_file:
+        try:
+            skips += read_skip_file(args.skip_file)
+        except SkipFileError as exc:
+            err.print(f"baloot conform: --skip-file: {exc}", markup=False, highlight=False)
             return 2
     folder = args.cases or default_pack_folder()
     pack, problems = lint_pack(folder, register_)
@@ -212,6 +262,14 @@ def run_conform(args: argparse.Namespace) -> int:
     if not cases:
         err.print(f"baloot conform: --only {' '.join(args.only)}: no case matches")
         return 2
+    mismatches = [f"--xfail {p}" for p in xfails.problems((c.id for c in pack.cases),
+                                                          f"{pack.name} {pack.version}")]
+    mismatches += [p if p.startswith("--skip ") else f"--skip-file {p}"
+                   for p in skips.problems(pack)]
+    if mismatches:
+        for mismatch in mismatches:
+            err.print(f"baloot conform: {mismatch}", markup=False, highlight=False)
+        return USAGE
 
     console = make_console()
     console.print(
@@ -224,7 +282,8 @@ def run_conform(args: argparse.Namespace) -> int:
         start_timeout=args.start_timeout,
         validate=args.validate_protocol,
     )
-    runner = Runner(engine, register_, profile=args.profile, xfails=xfails)
+    runner = Runner(engine, register_, profile=args.profile, xfails=xfails, skips=skips,
+                    strict=args.strict)
     if len(cases) > PROGRESS_THRESHOLD and console.is_terminal:
         with Progress(
             TextColumn("{task.description}"),
@@ -244,15 +303,32 @@ def run_conform(args: argparse.Namespace) -> int:
         report = runner.run(pack, cases)
     extra = _extra_args(args)
     print_report(console, report, extra)
+    status, why = conform_verdict(report, args.min_checked)
     try:
         if args.json:
             write_json(report, args.json, extra)
         if args.junit:
             write_junit(report, args.junit)
+        if args.summary_md:
+            append_summary(report, args.summary_md, status, why)
+        if args.write_xfail:
+            _write_xfail(console, report, args.write_xfail)
     except OSError as exc:
-        err.print(f"baloot conform: cannot write the report: {exc}")
+        err.print(f"baloot conform: cannot write the report: {exc}", markup=False,
+                  highlight=False)
         return 2
-    status, why = conform_verdict(report, args.min_checked)
     if why:
         console.print(f"[red]FAILED[/] {escape(why)}")
     return status
+
+
+def _write_xfail(console: Console, report: RunReport, path: Path) -> None:
+    """`--write-xfail`: not from a run that was interrupted or never completed a
+    handshake, whose list would not be the engine's."""
+    if report.interrupted or report.never_started or report.declaration_error:
+        console.print(f"--write-xfail {escape(str(path))}: not written, the run did not "
+                      "complete", highlight=False)
+        return
+    listed = write_xfail(report, path)
+    console.print(f"--write-xfail: {listed} case(s) listed in {escape(str(path))}",
+                  highlight=False)

@@ -3,14 +3,30 @@ and the run verdict they come from."""
 
 from __future__ import annotations
 
-from baloot.conformance.harness.runner import RunReport
+from baloot.conformance.harness.runner import ERRORED, FAILED, XPASSED, RunReport
 
 OK = 0  # every case that ran passed (or failed as listed in --xfail)
 FAILURES = 1  # a case failed or errored
-USAGE = 2  # a bad command line, an unreadable pack or xfail file
+USAGE = 2  # a bad command line, an unreadable pack, xfail or skip file
 ENGINE_DID_NOT_START = 3  # the engine could not be started, or its handshake failed
 NOTHING_CHECKED = 4  # no case applied to the engine, or fewer than --min-checked
+UNEXPECTED_PASSES = 5  # --strict: a case listed in --xfail passed (and none failed)
 INTERRUPTED = 130  # stopped by Ctrl-C; the reports cover the cases that ran
+
+_MEANING = {
+    OK: "every case that ran passed, or failed as its --xfail line says",
+    FAILURES: "a case failed or errored",
+    USAGE: "a bad command line, pack, xfail or skip file, or a report that cannot be written",
+    ENGINE_DID_NOT_START: "the engine never completed a handshake",
+    NOTHING_CHECKED: "nothing was checked",
+    UNEXPECTED_PASSES: "--strict: a case listed in --xfail passed",
+    INTERRUPTED: "interrupted",
+}
+
+
+def describe_status(status: int) -> str:
+    """What an exit status of `baloot conform` means, in a few words."""
+    return _MEANING.get(status, "unknown status")
 
 
 def conform_verdict(report: RunReport, min_checked: int = 1) -> tuple[int, str]:
@@ -22,8 +38,13 @@ def conform_verdict(report: RunReport, min_checked: int = 1) -> tuple[int, str]:
             (o.message.splitlines()[0] for o in report.outcomes if o.message), "no reply"
         )
         return ENGINE_DID_NOT_START, f"the engine did not complete its handshake: {why}"
-    if not report.ok:
+    if report.count(FAILED) or report.count(ERRORED):
         return FAILURES, ""
+    if report.strict and report.count(XPASSED):
+        return UNEXPECTED_PASSES, (
+            f"--strict: {report.count(XPASSED)} case(s) listed in --xfail passed; "
+            "take them off the list"
+        )
     if report.checked < min_checked:
         ran = len(report.outcomes)
         if report.checked == 0:

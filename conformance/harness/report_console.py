@@ -1,8 +1,9 @@
 """The runner's console report: header, failures with diffs and a rerun
-command, a summary table by clause family, and the totals."""
+command, stale xfail lines, a summary table by clause family, and the totals."""
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections import defaultdict
 
@@ -11,6 +12,7 @@ from rich.markup import escape
 from rich.syntax import Syntax
 from rich.table import Table
 
+from baloot.conformance.harness.case_selection import USER_SKIP
 from baloot.conformance.harness.clauses import clause_family
 from baloot.conformance.harness.declared import CAPABILITIES
 from baloot.conformance.harness.rules_links import clause_link
@@ -36,6 +38,28 @@ _STYLE = {
     XFAILED: "cyan",
     XPASSED: "bold yellow",
 }
+
+
+# Characters that would break a one-line text: control characters, line and paragraph
+# separators (what str.splitlines splits at, and the other C0 and C1 controls).
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+ONE_LINE_LIMIT = 200
+
+
+def one_line(text: str, limit: int = ONE_LINE_LIMIT) -> str:
+    """The first non-blank line of `text`, trimmed, its control characters written as
+    escapes (`\\x07`), cut to `limit` characters."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    first = _UNPRINTABLE.sub(lambda m: ascii(m.group())[1:-1], first)
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def failure_reason(outcome: CaseOutcome) -> str:
+    """Why a case failed or errored, in one line: an error's reason first."""
+    line = one_line(outcome.message)
+    if ERRORED in (outcome.status, outcome.raw_status) and outcome.reason:
+        return f"{outcome.reason}: {line}" if line else outcome.reason
+    return line or (outcome.raw_status or outcome.status)
 
 
 def rerun_command(report: RunReport, outcome: CaseOutcome, extra: list[str] | None = None) -> str:
@@ -85,6 +109,14 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
         console.print(
             f"[yellow]warning[/]: the xfail list names {escape(case_id)}, which is not in the pack"
         )
+    for stale in report.stale_xfails:
+        passed = ", ".join(stale.passed[:5]) + (", ..." if len(stale.passed) > 5 else "")
+        console.print(
+            f"[yellow]stale xfail line[/] {escape(stale.entry.where)} "
+            f"{escape(stale.entry.pattern)}: no case it lists failed "
+            f"({len(stale.passed)} passed: {escape(passed)}); take it off the list",
+            soft_wrap=True,
+        )
     console.print(summary_table(report))
     totals = ", ".join(
         f"{report.count(s)} {s}" for s in STATUSES if report.count(s) or s in (PASSED, FAILED)
@@ -105,10 +137,17 @@ def not_run_by_reason(report: RunReport) -> dict[tuple[str, str], dict[str, int]
     for o in report.outcomes:
         if o.status not in (SKIPPED, UNSUPPORTED):
             continue
-        for lacking in o.lacking or (o.message,):
+        for lacking in not_run_reasons(o):
             for family in sorted({clause_family(c) for c in o.case.clauses}):
                 table[(o.status, lacking)][family] += 1
     return {k: dict(v) for k, v in sorted(table.items())}
+
+
+def not_run_reasons(o: CaseOutcome) -> tuple[str, ...]:
+    """What a case not run lacks (readings, capabilities), or that the user skipped it."""
+    if o.reason == USER_SKIP:
+        return (USER_SKIP,)
+    return o.lacking or (o.message,)
 
 
 def not_run_table(report: RunReport) -> Table | None:
@@ -116,7 +155,7 @@ def not_run_table(report: RunReport) -> Table | None:
     if not reasons:
         return None
     cases = {
-        key: sum(1 for o in report.outcomes if o.status == key[0] and key[1] in o.lacking)
+        key: sum(1 for o in report.outcomes if o.status == key[0] and key[1] in not_run_reasons(o))
         for key in reasons
     }
     table = Table(title="not run, by reason (a case lacking two things counts under each)",
@@ -155,7 +194,7 @@ def _print_problem(
     if o.status == XPASSED:
         console.print(
             f"listed as an expected failure ({escape(o.xfail_reason or '')}) but passed: "
-            "take it off the list"
+            "take it off the list" + (" (--strict: this fails the run)" if report.strict else "")
         )
     else:
         console.print(escape(o.message))

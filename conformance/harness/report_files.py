@@ -3,8 +3,9 @@
 The JSON report carries its format version (`REPORT_FORMAT`) and is described
 by the JSON Schema `conformance/schema/report.json`; the JUnit report follows
 the common Ant/Jenkins JUnit XML form, with the run's properties (engine, its
-version, profile, readings, pack version), a timestamp, and a `type` on every
-failure, error and skip. conformance/README.md, "Use it as a CI gate", lists
+version, profile, readings, pack version, strict, and an `xfail.stale` property
+for each stale xfail line), a timestamp, and a `type` on every failure, error
+and skip. conformance/README.md, "Use it as a CI gate", lists
 both.
 """
 
@@ -108,6 +109,17 @@ def report_as_json(
             for (status, lacking), families in not_run_by_reason(report).items()
         ],
         "unknown_xfails": report.unknown_xfails,
+        "strict": report.strict,
+        "stale_xfails": [
+            {
+                "file": stale.entry.file,
+                "line": stale.entry.line,
+                "pattern": stale.entry.pattern,
+                "reason": stale.entry.reason,
+                "passed": list(stale.passed),
+            }
+            for stale in report.stale_xfails
+        ],
         "cases": [
             {
                 "id": o.case.id,
@@ -158,7 +170,13 @@ def junit_properties(report: RunReport) -> dict[str, str]:
         properties["capabilities"] = ", ".join(sorted(report.declared.capabilities))
     if report.declaration_error:
         properties["declaration_error"] = report.declaration_error
+    properties["strict"] = "true" if report.strict else "false"
     return properties
+
+
+def stale_xfail_properties(report: RunReport) -> list[str]:
+    """One `xfail.stale` property value per stale xfail line: `FILE:LINE PATTERN`."""
+    return [f"{s.entry.where} {s.entry.pattern}" for s in report.stale_xfails]
 
 
 def failure_type(outcome: CaseOutcome) -> str:
@@ -182,6 +200,8 @@ def write_junit(report: RunReport, path: Path, *, now: datetime | None = None) -
     properties = ET.SubElement(suite, "properties")
     for key, value in junit_properties(report).items():
         ET.SubElement(properties, "property", name=key, value=value)
+    for value in stale_xfail_properties(report):
+        ET.SubElement(properties, "property", name="xfail.stale", value=value)
     for o in report.outcomes:
         _add_testcase(suite, o)
     for element in suite.iter():  # an engine's text may hold bytes XML cannot carry

@@ -17,11 +17,12 @@ without trying, so a dead engine cannot stretch a run.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from baloot.conformance.harness.capability_view import CapabilityView
+from baloot.conformance.harness.case_selection import USER_SKIP, SkipList
 from baloot.conformance.harness.compare import (
     project_onto,
     render_diff,
@@ -33,6 +34,7 @@ from baloot.conformance.harness.engine_process import HANDSHAKE, EngineError, En
 from baloot.conformance.harness.pack import Case, Check, IfAsked, Pack, Repeat, Step, split_seat
 from baloot.conformance.harness.schemas import optional_result_fields, optional_state_fields
 from baloot.conformance.harness.variants import Register
+from baloot.conformance.harness.xfail import StaleXfail, XfailList
 
 MAX_START_FAILURES = 3
 
@@ -54,7 +56,7 @@ class CaseOutcome:
     case: Case
     status: str
     message: str = ""
-    reason: str | None = None  # for errors: the EngineError reason
+    reason: str | None = None  # errored: the EngineError reason; skipped: USER_SKIP by --skip
     diff: str = ""
     expected: Any = None
     actual: Any = None
@@ -78,6 +80,8 @@ class RunReport:
     declared: Declared | None = None
     declaration_error: str | None = None  # the hello could not be read
     interrupted: bool = False  # stopped (Ctrl-C) before every case ran
+    stale_xfails: list[StaleXfail] = field(default_factory=list)
+    strict: bool = False  # an unexpected pass (xpassed) fails the run
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -94,7 +98,9 @@ class RunReport:
 
     @property
     def ok(self) -> bool:
-        return self.count(FAILED) == 0 and self.count(ERRORED) == 0
+        """No case failed or errored, nor, under `strict`, passed unexpectedly."""
+        return (self.count(FAILED) == 0 and self.count(ERRORED) == 0
+                and not (self.strict and self.count(XPASSED)))
 
 
 class CaseFailed(Exception):
@@ -112,12 +118,17 @@ class Runner:
         register: Register,
         *,
         profile: str | None = None,
-        xfails: dict[str, str] | None = None,
+        xfails: XfailList | Mapping[str, str] | None = None,
+        skips: SkipList | None = None,
+        strict: bool = False,
     ) -> None:
         self.engine = engine
         self.register = register
         self.requested_profile = profile
-        self.xfails = xfails or {}
+        self.xfails = xfails if isinstance(xfails, XfailList) else XfailList.from_reasons(
+            xfails or {})
+        self.skips = skips or SkipList()
+        self.strict = strict
         self.start_failures = 0
         self.engine_starts = 0
         self.last_start_error: EngineError | None = None
@@ -131,7 +142,8 @@ class Runner:
         self, pack: Pack, cases: list[Case], on_outcome: Callable[[CaseOutcome], None] | None = None
     ) -> RunReport:
         began = time.monotonic()
-        report = RunReport(pack, self.engine.argv, self.requested_profile or "?", {})
+        report = RunReport(pack, self.engine.argv, self.requested_profile or "?", {},
+                           strict=self.strict)
         try:
             for case in cases:
                 outcome = self.run_case(case)
@@ -147,24 +159,29 @@ class Runner:
         report.declared = self._declared[1] if self._declared else None
         report.declaration_error = self.declaration_error
         report.engine_starts = self.engine_starts
-        ids = {c.id for c in cases}
-        report.unknown_xfails = sorted(
-            i for i in self.xfails if i not in ids and i not in {c.id for c in pack.cases}
+        report.unknown_xfails = self.xfails.unknown_ids(c.id for c in pack.cases)
+        report.stale_xfails = self.xfails.stale(
+            (o.case.id, o.status == XFAILED)
+            for o in report.outcomes
+            if o.status in (XFAILED, XPASSED)
         )
         report.seconds = time.monotonic() - began
         return report
 
     def run_case(self, case: Case) -> CaseOutcome:
+        skip = self.skips.entry_for(case)
+        if skip is not None:
+            return CaseOutcome(case, SKIPPED, skip.message, reason=USER_SKIP)
         began = time.monotonic()
         outcome = self._run_case(case)
         outcome.seconds = time.monotonic() - began
         return self._apply_xfail(outcome)
 
     def _apply_xfail(self, outcome: CaseOutcome) -> CaseOutcome:
-        reason = self.xfails.get(outcome.case.id)
-        if reason is None or outcome.status in (SKIPPED, UNSUPPORTED):
+        entry = self.xfails.entry_for(outcome.case.id)
+        if entry is None or outcome.status in (SKIPPED, UNSUPPORTED):
             return outcome
-        outcome.xfail_reason = reason
+        outcome.xfail_reason = entry.reason
         outcome.raw_status = outcome.status
         outcome.status = XFAILED if outcome.status in (FAILED, ERRORED) else XPASSED
         return outcome
