@@ -230,14 +230,16 @@ def run_conform(args: argparse.Namespace) -> int:
         try:
             xfails = read_xfail_list(args.xfail)
         except XfailFileError as exc:
-            err.print(f"baloot conform: --xfail: {exc}", markup=False, highlight=False)
+            err.print(f"baloot conform: --xfail: {exc}", markup=False, highlight=False,
+                      soft_wrap=True)
             return 2
     skips = SkipList.from_patterns(args.skip)
     if args.skip_file:
         try:
             skips += read_skip_file(args.skip_file)
         except SkipFileError as exc:
-            err.print(f"baloot conform: --skip-file: {exc}", markup=False, highlight=False)
+            err.print(f"baloot conform: --skip-file: {exc}", markup=False, highlight=False,
+                      soft_wrap=True)
             return 2
     folder = args.cases or default_pack_folder()
     pack, problems = lint_pack(folder, register_)
@@ -268,7 +270,8 @@ def run_conform(args: argparse.Namespace) -> int:
                    for p in skips.problems(pack)]
     if mismatches:
         for mismatch in mismatches:
-            err.print(f"baloot conform: {mismatch}", markup=False, highlight=False)
+            err.print(f"baloot conform: {mismatch}", markup=False, highlight=False,
+                      soft_wrap=True)
         return USAGE
 
     console = make_console()
