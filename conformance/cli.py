@@ -14,6 +14,7 @@ them (the spec's parser, the generator, the prover) imports that inside the
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import signal
@@ -21,13 +22,13 @@ import sys
 import threading
 from importlib import metadata
 
-from baloot.conformance import suite
+from baloot.conformance import extras, suite
 from baloot.conformance.adapters import command as adapter_command
 from baloot.conformance.fuzz import commands as fuzz_commands
 from baloot.conformance.harness import conform_command
 from baloot.conformance.harness.engine_process import PROTOCOL_VERSION
 from baloot.conformance.harness.pack import default_pack_folder
-from baloot.conformance.harness.spec_register import RegisterFileError
+from baloot.conformance.harness.spec_register import RegisterFileError, register_file
 from baloot.conformance.mutants import commands as mutants_commands
 from baloot.conformance.pack_tools import commands as pack_tools_commands
 from baloot.conformance.results_page import command as report_command
@@ -41,9 +42,14 @@ BROKEN_INSTALL = 2
 
 
 def version_text() -> str:
-    """The distribution's version, the built-in case pack's and the protocol's."""
+    """The distribution's version, the built-in case pack's, the spec's and the protocol's.
+
+    The spec carries no version number of its own: it is named by the register `baloot gen`
+    writes from it (conformance/cases/spec-register.json, the clauses, variants, readings
+    and profiles an engine is checked against), as the first 12 hex digits of its SHA-256.
+    """
     try:
-        package = metadata.version("baloot-conformance")
+        package = metadata.version(extras.DISTRIBUTION)
     except metadata.PackageNotFoundError:
         package = "(not installed)"
     try:
@@ -51,7 +57,22 @@ def version_text() -> str:
         pack = f"{manifest['name']} {manifest['version']}"
     except (OSError, ValueError, KeyError, TypeError):
         pack = "(unreadable)"
-    return f"baloot-conformance {package}; case pack {pack}; protocol {PROTOCOL_VERSION}"
+    try:
+        spec = "register sha256:" + hashlib.sha256(register_file().read_bytes()).hexdigest()[:12]
+    except OSError:
+        spec = "(register unreadable)"
+    return (f"{extras.DISTRIBUTION} {package}; case pack {pack}; spec {spec}; "
+            f"protocol {PROTOCOL_VERSION}")
+
+
+class _PrintVersion(argparse.Action):
+    """`--version`: the version text on one line, as it is (argparse's own action rewraps
+    it to the terminal's width), read only when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(version_text())
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,7 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="baloot",
         description="The executable Baloot spec and its conformance suite.",
     )
-    parser.add_argument("--version", action="version", version=version_text())
+    parser.add_argument("--version", action=_PrintVersion, nargs=0,
+                        help="print the versions of the package, the pack, the spec and the "
+                        "protocol, and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     grammar_commands.register(subparsers)  # baloot spec check | trace | show | render; gen
     conform = conform_command.register(subparsers)  # baloot conform [lint]
@@ -88,6 +111,13 @@ def main(argv: list[str] | None = None) -> int:
     except RegisterFileError as exc:  # the register `baloot gen` writes is missing or broken
         print(f"baloot: {exc}", file=sys.stderr)
         return BROKEN_INSTALL
+    except ModuleNotFoundError as exc:  # lark, z3, black: an extra the base install leaves out
+        command = " ".join(filter(None, [args.command, getattr(args, "conform_command", None)]))
+        message = extras.missing_message(command, exc)
+        if message is None:
+            raise
+        print(message, file=sys.stderr)
+        return extras.MISSING
     finally:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, previous)

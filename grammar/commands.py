@@ -1,9 +1,14 @@
-"""`baloot spec check | trace | show`: the spec's own subcommands."""
+"""`baloot spec check | trace | show | render` and `baloot gen`: the spec's own subcommands.
+
+From an installed package `gen` and `spec render` write only under `--out`
+(`destinations.py`); in a checkout they write the project's files as before.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
@@ -11,6 +16,7 @@ from rich.table import Table
 
 from baloot.grammar import model as m
 from baloot.grammar.analysis import variants_used
+from baloot.grammar.destinations import REFUSED, refusal
 from baloot.grammar.errors import SpecError
 from baloot.grammar.register_data import (
     REGISTER_FILE,
@@ -20,6 +26,7 @@ from baloot.grammar.register_data import (
     write_register,
 )
 from baloot.grammar.render.command import add_render_command
+from baloot.grammar.render.document import default_out_dir
 from baloot.grammar.render.source import Sources
 
 
@@ -41,6 +48,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     show.set_defaults(run=run_show)
 
     add_render_command(spec_commands)  # baloot spec render
+    render = spec_commands.choices["render"]
+    render.set_defaults(run=_render_destination(render.get_default("run")))
 
     gen = subparsers.add_parser("gen", help="generate the reference engine from the spec")
     _add_folder(gen)
@@ -50,6 +59,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     gen.add_argument("--check", action="store_true",
                      help="write nothing; exit 1 if the checked-in code differs from the spec's")
     gen.set_defaults(run=run_gen)
+
+
+def _render_destination(run: Callable[[argparse.Namespace], int],
+                        ) -> Callable[[argparse.Namespace], int]:
+    """`spec render`'s `run`, refusing first a destination inside the installed package."""
+    def guarded(args: argparse.Namespace) -> int:
+        if not args.check:
+            refused = refusal("spec render", [args.out or default_out_dir()],
+                              "pass --out DIR to write the rules document there")
+            if refused:
+                print(refused, file=sys.stderr)
+                return REFUSED
+        return run(args)
+
+    return guarded
 
 
 def _add_folder(parser: argparse.ArgumentParser) -> None:
@@ -162,6 +186,13 @@ def describe(spec: m.Spec, decl: m.Cited) -> str:
 def run_gen(args: argparse.Namespace) -> int:
     from baloot.grammar import generate  # black: formats the generated code
 
+    if not args.check:
+        refused = refusal("gen", [args.out or generate.default_out_dir(),
+                                  (args.out or default_register_folder()) / REGISTER_FILE],
+                          "pass --out DIR to write the engine and its register there")
+        if refused:
+            print(refused, file=sys.stderr)
+            return REFUSED
     spec = _load(args)
     if spec is None:
         return 1

@@ -4,17 +4,26 @@ A failure report names the clause a case tests; the link takes the reader to
 that clause in the rendered rules, its text and the rules that formalise it.
 The document's path and each clause's anchor come from the register data file
 (`spec_register.py`), which `baloot gen` writes with the renderer's own anchors.
-Where the document is in the project next to this package (a checkout), the
-link is a `file://` address that opens it; otherwise it is the document's
-path in the project, with the anchor.
+
+The document ships with the package (`baloot/docs/rules.html`, beside the
+rooms, as `docs/` is in a checkout), so by default a link is the `file://`
+address of that copy, which opens wherever the package is installed. A report
+read on another machine (a CI artefact) wants a published copy instead: the
+environment variable BALOOT_RULES_URL names the document's address
+(`https://example.org/baloot/rules.html`), and every link is that address with
+the clause's anchor.
 """
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from pathlib import Path
 
 from baloot.conformance.harness.spec_register import clause_entries, rules_document
+
+# The environment variable naming the rules document's address for the links.
+RULES_URL_VARIABLE = "BALOOT_RULES_URL"
 
 
 @cache
@@ -30,9 +39,23 @@ def clause_anchor(clause_id: str) -> str:
     return anchor
 
 
-def clause_link(clause_id: str) -> str:
-    document = Path(__file__).resolve().parents[2] / rules_document()
-    anchor = clause_anchor(clause_id)
+def shipped_document() -> Path:
+    """The rules document beside the package's rooms: the checkout's docs/rules.html, or
+    the copy an installed package ships."""
+    return Path(__file__).resolve().parents[2] / rules_document()
+
+
+def document_url() -> str:
+    """The rules document's address: BALOOT_RULES_URL when set, else the `file://`
+    address of the shipped copy, else (no copy there) its path in the project."""
+    configured = os.environ.get(RULES_URL_VARIABLE, "").strip()
+    if configured:
+        return configured.split("#", 1)[0]
+    document = shipped_document()
     if document.is_file():
-        return f"{document.as_uri()}#{anchor}"
-    return f"{rules_document()}#{anchor}"
+        return document.as_uri()
+    return rules_document()
+
+
+def clause_link(clause_id: str) -> str:
+    return f"{document_url()}#{clause_anchor(clause_id)}"

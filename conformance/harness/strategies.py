@@ -23,7 +23,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import strategies as st
+try:
+    from hypothesis import strategies as st
+except ModuleNotFoundError as missing:  # the base install leaves hypothesis out
+    if missing.name != "hypothesis":
+        raise
+    raise ModuleNotFoundError(
+        "baloot.conformance.harness.strategies needs hypothesis, which the base install "
+        "leaves out: pip install 'baloot-conformance[hypothesis]'", name="hypothesis",
+    ) from missing
 
 import baloot.reference_impl as reference
 from baloot.conformance.harness.deal_layout import face_up_card, first_hands

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -28,8 +29,9 @@ from baloot.conformance.pack_tools.boundary_report import print_boundaries
 from baloot.conformance.pack_tools.coverage import boundary_coverage, coverage
 from baloot.conformance.pack_tools.examples_command import register_examples
 from baloot.conformance.pack_tools.golden import write_golden
-from baloot.conformance.pack_tools.needs_command import register_needs
+from baloot.conformance.pack_tools.needs_command import ON_A_COPY, register_needs
 from baloot.conformance.pack_tools.pins_report import report_pins
+from baloot.grammar.destinations import REFUSED, refusal
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -208,7 +210,12 @@ def run_coverage(args: argparse.Namespace) -> int:
 
 def run_pins(args: argparse.Namespace) -> int:
     console = make_console()
-    folder = args.pins_cases or args.cases or default_pack_folder()
+    given = args.pins_cases or args.cases
+    refused = refusal("conform pins --fix", [given], ON_A_COPY) if args.fix else None
+    if refused:
+        print(refused, file=sys.stderr)
+        return REFUSED
+    folder = given or default_pack_folder()
     linted = _clean_pack(folder, console)
     if linted is None:
         return 2
@@ -237,5 +244,10 @@ def run_applicability(args: argparse.Namespace) -> int:
 
 
 def run_golden(args: argparse.Namespace) -> int:
-    folder = args.golden_cases or args.cases or default_pack_folder()
+    given = args.golden_cases or args.cases
+    refused = None if args.check else refusal("conform golden", [given], ON_A_COPY)
+    if refused:
+        print(refused, file=sys.stderr)
+        return REFUSED
+    folder = given or default_pack_folder()
     return write_golden(folder, check=args.check, console=make_console())

@@ -21,6 +21,7 @@ from baloot.conformance.pack_tools.worked_examples import (
     record,
     staleness,
 )
+from baloot.grammar.destinations import REFUSED, refusal
 
 
 def register_examples(sub: Any) -> None:
@@ -41,6 +42,11 @@ def register_examples(sub: Any) -> None:
 
 def run_examples(args: argparse.Namespace) -> int:
     path: Path = args.examples_out or default_path()
+    refused = None if args.examples_check else refusal(
+        "conform examples", [args.examples_out], "pass --out FILE to write the examples there")
+    if refused:
+        print(refused, file=sys.stderr)
+        return REFUSED
     fresh = file_text(record())
     if args.examples_check:
         stale = staleness(path, fresh)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,11 @@ from baloot.conformance.harness.pack import (
 from baloot.conformance.harness.terminal import console as make_console
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.pack_tools.case_needs import annotated, case_needs, needs_differ
+from baloot.grammar.destinations import REFUSED, refusal
+
+# How a pack tool that rewrites the pack (needs --fix, pins --fix, golden) writes
+# elsewhere than into an installed package's pack.
+ON_A_COPY = "copy the pack folder and pass --cases DIR to work on the copy"
 
 
 def register_needs(sub: Any) -> None:
@@ -47,6 +53,10 @@ def register_needs(sub: Any) -> None:
 def run_needs(args: argparse.Namespace) -> int:
     folder: Path = args.needs_cases or default_pack_folder()
     console = make_console()
+    refused = refusal("conform needs --fix", [args.needs_cases], ON_A_COPY) if args.fix else None
+    if refused:
+        print(refused, file=sys.stderr)
+        return REFUSED
     register = load_register()
     differences = 0
     rewritten: list[str] = []
