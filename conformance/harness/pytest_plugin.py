@@ -4,14 +4,22 @@ Installed with the package (entry point `pytest11`, name `baloot`); it does
 nothing unless asked:
 
     pytest --baloot-engine "python my_adapter.py" [--baloot-profile literal]
-           [--baloot-only 'SCORE.*'] [--baloot-cases DIR] [--baloot-timeout 5]
+           [--baloot-only 'SCORE.*'] [--baloot-skip ID|GLOB] [--baloot-cases DIR]
+           [--baloot-timeout 5] [--baloot-xfail FILE] [--baloot-strict]
 
 Every case of the pack becomes a test item named by its case id, under
 `baloot-pack::`. One engine process serves them all (restarted after a
 protocol error, as `baloot conform` does). A failed case fails its item with
 the runner's message and diff; a case needing readings the engine does not
-implement, or a capability it lacks, is skipped (the reason says which); an
-expected failure listed by `--baloot-xfail FILE` is an xfail.
+implement, or a capability it lacks, is skipped (the reason says which), and
+so is a case `--baloot-skip` names ("skipped by the user").
+
+A case the `--baloot-xfail FILE` list names (by id or glob, as `baloot conform
+--xfail` reads it) carries an `xfail` mark: when it fails it is an xfail, when
+it passes an xpass, which fails the run only under `--baloot-strict`, as an
+unexpected pass fails `baloot conform` only under `--strict`. The mark's
+strictness is the plugin's option, not pytest's `xfail_strict`. Stale xfail
+lines are listed in the terminal summary.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.harness.case_selection import select_cases
+from baloot.conformance.harness.case_selection import SkipList, select_cases
 from baloot.conformance.harness.engine_process import EngineProcess
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import Case, default_pack_folder
@@ -33,12 +41,14 @@ from baloot.conformance.harness.runner import (
     UNSUPPORTED,
     XFAILED,
     XPASSED,
+    CaseOutcome,
     Runner,
 )
 from baloot.conformance.harness.variants import load_register
-from baloot.conformance.harness.xfail import read_xfail_file
+from baloot.conformance.harness.xfail import XfailFileError, XfailList, read_xfail_list
 
 _RUNNER_KEY = pytest.StashKey[Any]()
+_OUTCOMES_KEY = pytest.StashKey[list[CaseOutcome]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -58,10 +68,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="ID|GLOB",
         help="only cases with this id, id glob or clause glob (repeatable)",
     )
+    group.addoption(
+        "--baloot-skip",
+        action="append",
+        default=[],
+        metavar="ID|GLOB",
+        help="skip cases with this id, id glob or clause glob, not run (repeatable)",
+    )
     group.addoption("--baloot-cases", metavar="DIR", help="a case pack folder (default: built-in)")
     group.addoption("--baloot-timeout", type=float, default=5.0, help="seconds per reply")
     group.addoption(
-        "--baloot-xfail", metavar="FILE", help="expected failures: 'CASE-ID REASON' lines"
+        "--baloot-xfail",
+        metavar="FILE",
+        help="expected failures: 'CASE-ID REASON' or 'GLOB REASON' lines",
+    )
+    group.addoption(
+        "--baloot-strict",
+        action="store_true",
+        default=False,
+        help="a case listed in --baloot-xfail that passes fails the run (as conform --strict)",
     )
 
 
@@ -93,14 +118,13 @@ class BalootCase(pytest.Item):
     def runtest(self) -> None:
         runner = self.config.stash[_RUNNER_KEY]
         outcome = runner.run_case(self.case)
+        self.config.stash[_OUTCOMES_KEY].append(outcome)
         if outcome.status in (SKIPPED, UNSUPPORTED):
             pytest.skip(f"{outcome.status}: {outcome.message}")
         if outcome.status == XFAILED:
             pytest.xfail(outcome.xfail_reason or "expected failure")
         if outcome.status == XPASSED:
-            raise CaseFailure(
-                f"passed, but listed as an expected failure: {outcome.xfail_reason}", ""
-            )
+            return  # the item's xfail mark makes it an xpass, strict or not
         if outcome.status in (FAILED, ERRORED):
             prefix = f"[{outcome.reason}] " if outcome.reason else ""
             raise CaseFailure(prefix + outcome.message, outcome.diff)
@@ -141,17 +165,65 @@ def pytest_collection_modifyitems(
             + "; ".join(str(p) for p in problems[:5])
         )
     cases = select_cases(pack, list(config.getoption("--baloot-only")))
-    xfail_file = config.getoption("--baloot-xfail")
-    xfails = read_xfail_file(Path(xfail_file)) if xfail_file else {}
+    xfails = _xfail_list(config, pack.cases, f"{pack.name} {pack.version}")
+    skips = SkipList.from_patterns(list(config.getoption("--baloot-skip")))
+    unmatched = skips.problems(pack)
+    if unmatched:
+        raise pytest.UsageError("--baloot-skip: " + "; ".join(unmatched))
+    strict = bool(config.getoption("--baloot-strict"))
     engine = EngineProcess(shlex.split(command), timeout=config.getoption("--baloot-timeout"))
     config.stash[_RUNNER_KEY] = Runner(
-        engine, register, profile=config.getoption("--baloot-profile"), xfails=xfails
+        engine, register, profile=config.getoption("--baloot-profile"), xfails=xfails,
+        skips=skips, strict=strict,
     )
+    config.stash[_OUTCOMES_KEY] = []
     config.add_cleanup(engine.close)
     collector = BalootPack.from_parent(
         session, name="baloot-pack", nodeid="baloot-pack", cases=cases
     )
-    items.extend(collector.collect())
+    for item in collector.collect():
+        entry = xfails.entry_for(item.name)
+        if entry is not None:
+            item.add_marker(pytest.mark.xfail(
+                reason=f"listed as an expected failure ({entry.where}): {entry.reason}",
+                strict=strict,
+            ))
+        items.append(item)
+
+
+def _xfail_list(config: pytest.Config, cases: list[Case], pack: str) -> XfailList:
+    """The --baloot-xfail list; a bad file, or a glob matching no case, is a usage error."""
+    xfail_file = config.getoption("--baloot-xfail")
+    if not xfail_file:
+        return XfailList()
+    try:
+        xfails = read_xfail_list(Path(xfail_file))
+    except XfailFileError as exc:
+        raise pytest.UsageError(f"--baloot-xfail: {exc}") from None
+    problems = xfails.problems((c.id for c in cases), pack)
+    if problems:
+        raise pytest.UsageError("--baloot-xfail: " + "; ".join(problems))
+    return xfails
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The stale lines of the --baloot-xfail list, as `baloot conform` prints them."""
+    if _OUTCOMES_KEY not in config.stash:
+        return
+    runner: Runner = config.stash[_RUNNER_KEY]
+    stale = runner.xfails.stale(
+        (o.case.id, o.status == XFAILED)
+        for o in config.stash[_OUTCOMES_KEY]
+        if o.status in (XFAILED, XPASSED)
+    )
+    if not stale:
+        return
+    terminalreporter.section("baloot: stale xfail lines")
+    for line in stale:
+        terminalreporter.write_line(
+            f"stale xfail line {line.entry.where} {line.entry.pattern}: no case it lists "
+            f"failed ({len(line.passed)} passed: {', '.join(line.passed)}); take it off the list"
+        )
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
