@@ -14,6 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from baloot.grammar import generate
 from baloot.grammar import model as m
 from baloot.grammar.analysis import variants_used
 from baloot.grammar.destinations import REFUSED, refusal
@@ -184,8 +185,6 @@ def describe(spec: m.Spec, decl: m.Cited) -> str:
 
 
 def run_gen(args: argparse.Namespace) -> int:
-    from baloot.grammar import generate  # black: formats the generated code
-
     if not args.check:
         refused = refusal("gen", [args.out or generate.default_out_dir(),
                                   (args.out or default_register_folder()) / REGISTER_FILE],

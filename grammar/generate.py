@@ -13,6 +13,8 @@ another package name (a mutant engine, say) works as it stands.
 
 from __future__ import annotations
 
+import difflib
+import importlib.util
 import re
 import textwrap
 from collections.abc import Iterable
@@ -406,8 +408,6 @@ def generate(spec: m.Spec) -> dict[str, str]:
 def default_out_dir() -> Path:
     """The project's own `reference_impl/` folder, found without importing it (its
     runtime imports the generated modules, which may be the ones to replace)."""
-    import importlib.util
-
     found = importlib.util.find_spec(PACKAGE)
     assert found is not None and found.submodule_search_locations
     return Path(next(iter(found.submodule_search_locations)))
@@ -442,8 +442,6 @@ def write(out_dir: Path, files: dict[str, str]) -> list[str]:
 
 def differences(out_dir: Path, files: dict[str, str]) -> list[str]:
     """What differs between the checked-in modules and what the spec generates."""
-    import difflib
-
     report = []
     for name, text in files.items():
         path = out_dir / name

@@ -28,6 +28,7 @@ from lark.exceptions import (
 from lark.tree import Meta
 
 from baloot.grammar import model as m
+from baloot.grammar.checks import check_spec
 from baloot.grammar.errors import SpecError, SpecProblem
 
 # Readable names for the grammar's terminals, used in "expected ..." lines.
@@ -611,8 +612,6 @@ def load_spec(folder: Path | None = None, *, coverage: bool = True) -> m.Spec:
 
     `coverage=False` lets clauses that no rule cites pass (for `spec trace`).
     """
-    from baloot.grammar.checks import check_spec
-
     folder = folder or default_spec_dir()
     paths = spec_files(folder)
     if not paths:

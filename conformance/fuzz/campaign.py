@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import util
 from typing import Any
 
 from baloot.conformance.fuzz.driver import (
@@ -182,8 +183,6 @@ _worker: dict[str, Any] = {}
 
 
 def _init_worker(settings: Settings, declared: Declared) -> None:
-    from multiprocessing import util
-
     engine = EngineProcess(settings.argv, timeout=settings.timeout)
     _worker.update(settings=settings, declared=declared, engine=engine, reference=None)
     util.Finalize(None, engine.close, exitpriority=10)

@@ -28,6 +28,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+import baloot.reference_impl
 from baloot.conformance.adapters.reference_adapter import Adapter
 from baloot.conformance.fuzz import limits
 from baloot.conformance.fuzz.engine_side import (
@@ -75,8 +76,6 @@ class ReferenceEndpoint:
 
     def __init__(self, api: Any = None) -> None:
         if api is None:
-            import baloot.reference_impl
-
             api = baloot.reference_impl
         self.adapter = Adapter(api)
 

@@ -17,7 +17,9 @@ import contextlib
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
+import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -26,6 +28,8 @@ from pathlib import Path
 from unittest import mock
 
 from baloot.conformance.mutants.catalogue import MUTANTS, RUNTIME_FILES, Mutant
+from baloot.grammar.errors import SpecError
+from baloot.grammar.generate import default_out_dir, generate
 
 # Every build is a package of this name in a folder of its own, which the mutant
 # adapter puts on its path and imports (`mutants/adapter.py`).
@@ -44,8 +48,6 @@ class BuiltMutant:
 
     def adapter_argv(self, python: str | None = None) -> list[str]:
         """The command that serves this mutant over the protocol."""
-        import sys
-
         return [
             python or sys.executable,
             "-m",
@@ -62,8 +64,6 @@ def spec_dir() -> Path:
 
 
 def runtime_dir() -> Path:
-    from baloot.grammar.generate import default_out_dir
-
     folder: Path = default_out_dir()
     return folder
 
@@ -120,9 +120,7 @@ def default_cache_dir() -> Path:
 
 def generate_files(spec_folder: Path) -> dict[str, str]:
     """Parse, check and generate the engine modules of a spec folder."""
-    from baloot.grammar.errors import SpecError
-    from baloot.grammar.generate import generate
-    from baloot.grammar.parser import load_spec
+    from baloot.grammar.parser import load_spec  # lark: only a build parses the spec
 
     try:
         spec = load_spec(spec_folder, coverage=False)
@@ -190,8 +188,6 @@ def build_mutant(
 
 def _prune(folder: Path, keep: str, age: float = 3600.0) -> None:
     """Remove a mutant's stale builds (other keys), once they are `age` seconds old."""
-    import time
-
     if not folder.is_dir():
         return
     for old in folder.iterdir():

@@ -12,6 +12,7 @@ the reference; a case that fails or errors on the mutant kills it. With
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -177,8 +178,6 @@ def run_mutants(
     on_verdict: Callable[[Verdict], None] | None = None,
 ) -> KillReport:
     """Build the mutants, check the pack on the reference, then run it on every mutant."""
-    import os
-
     began = time.monotonic()
     mutants = list(mutants)
     jobs = max(1, jobs or os.cpu_count() or 1)

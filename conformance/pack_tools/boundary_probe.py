@@ -29,7 +29,15 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from types import ModuleType
 from typing import Any
 
-from baloot.conformance.harness.pack import Case, IfAsked, Repeat, RoundScript, Step, split_seat
+from baloot.conformance.harness.pack import (
+    Case,
+    IfAsked,
+    Pack,
+    Repeat,
+    RoundScript,
+    Step,
+    split_seat,
+)
 from baloot.conformance.pack_tools.boundaries import (
     BIDDER,
     EACH,
@@ -37,16 +45,20 @@ from baloot.conformance.pack_tools.boundaries import (
     OTHER,
     Boundary,
     Comparison,
+    boundaries,
+    comparisons,
 )
 from baloot.conformance.pack_tools.coverage import counts
 from baloot.grammar import model as m
 from baloot.grammar.generate import RuleModules, module_of
 from baloot.grammar.pyemit import Context, Emitter
 from baloot.reference_impl import (
+    IllegalAction,
     bidding_rules,
     cards_rules,
     deal_rules,
     game_rules,
+    new_game,
     play_rules,
     projects_rules,
     raises_rules,
@@ -240,8 +252,6 @@ def _play(game: Any, steps: list[Step]) -> None:
 
 def play_case(case: Case, profile: str) -> None:
     """Play a case's script (checks aside) on the reference engine, in this process."""
-    from baloot.reference_impl import IllegalAction, new_game
-
     try:
         game = new_game(profile=profile, overrides=dict(case.requires) or None,
                         dealer=case.dealer, deck=case.deck, totals=case.totals)
@@ -300,3 +310,48 @@ def point_coverage(spec: m.Spec, found: list[Comparison], boundaries: list[Bound
                 hits.setdefault(point, []).append(case.id)
     return [PointCoverage(b, {o: tuple(hits.get((b.key, o), ())) for o in OFFSETS})
             for b in boundaries]
+
+
+# ---- numeric boundaries -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoundaryCoverage:
+    """The spec's numeric boundaries (`boundaries.py`), the cases reaching each point
+    (below), and the comparisons with a number the finder does not track."""
+
+    points: tuple[PointCoverage, ...]
+    untracked: tuple[Comparison, ...]
+
+    @property
+    def reachable(self) -> int:
+        return sum(len(OFFSETS) - len(p.boundary.unreachable) for p in self.points)
+
+    @property
+    def covered(self) -> int:
+        return sum(
+            1 for p in self.points for o in OFFSETS
+            if o not in p.boundary.unreachable and p.covered(o)
+        )
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.covered / max(1, self.reachable)
+
+    @property
+    def gaps(self) -> list[str]:
+        """`boundary key@offset` of every reachable point no case reaches."""
+        return [f"{p.boundary.key}@{o:+d}" for p in self.points for o in p.missing()]
+
+
+
+def boundary_coverage(pack: Pack) -> BoundaryCoverage:
+    """Run the pack's counted cases through the probed reference engine (a few seconds)."""
+    from baloot.conformance.pack_tools.spec_model import spec_model  # lark: parses the spec
+
+    spec = spec_model()
+    found = comparisons(spec)
+    tracked = boundaries(spec, found)
+    profiles = tuple(p.name for p in spec.profiles)
+    points = point_coverage(spec, found, tracked, pack.cases, profiles)
+    return BoundaryCoverage(tuple(points), tuple(c for c in found if not c.tracked))

@@ -11,8 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from baloot.conformance.pack_tools.boundaries import OFFSETS, UNCLASSIFIED
-from baloot.conformance.pack_tools.boundary_probe import PointCoverage
-from baloot.conformance.pack_tools.coverage import BoundaryCoverage
+from baloot.conformance.pack_tools.boundary_probe import BoundaryCoverage, PointCoverage
 
 
 def _cell(point: PointCoverage, offset: int, ids: int) -> str:

@@ -25,8 +25,9 @@ from baloot.conformance.harness.pack import Pack, default_pack_folder
 from baloot.conformance.harness.terminal import console as make_console
 from baloot.conformance.harness.variants import Register, load_register
 from baloot.conformance.pack_tools.applicability_report import report_applicability
+from baloot.conformance.pack_tools.boundary_probe import boundary_coverage
 from baloot.conformance.pack_tools.boundary_report import print_boundaries
-from baloot.conformance.pack_tools.coverage import boundary_coverage, coverage
+from baloot.conformance.pack_tools.coverage import coverage
 from baloot.conformance.pack_tools.examples_command import register_examples
 from baloot.conformance.pack_tools.golden import write_golden
 from baloot.conformance.pack_tools.needs_command import ON_A_COPY, register_needs

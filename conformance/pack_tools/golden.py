@@ -30,6 +30,7 @@ from baloot.conformance.harness.protocol_notation import ALL_CARDS
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.pack_tools.case_needs import annotated, case_needs
 from baloot.conformance.pack_tools.pins_fix import with_minimal_requires
+from baloot.reference_impl import new_game
 
 GOLDEN_FOLDER = "golden"
 MAX_ROUNDS = 40  # a game the policy cannot finish in this many rounds is cut short
@@ -80,8 +81,6 @@ def record(recipe: Recipe, requires: dict[str, Any] | None = None) -> dict[str, 
     """Play the recipe on the reference engine; the golden case it gives. Its pins are
     made minimal, or are `requires` when given (a check of a file keeps the file's pins:
     `baloot conform pins` checks that those are minimal)."""
-    from baloot.reference_impl import new_game
-
     rng = random.Random(recipe.seed)
     deck = seeded_deck(rng)
     readings = load_register().readings_of(recipe.profile)

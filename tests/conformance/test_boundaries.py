@@ -27,8 +27,12 @@ from baloot.conformance.pack_tools.boundaries import (
     boundaries,
     comparisons,
 )
-from baloot.conformance.pack_tools.boundary_probe import play_case, point_coverage, probing
-from baloot.conformance.pack_tools.coverage import boundary_coverage
+from baloot.conformance.pack_tools.boundary_probe import (
+    boundary_coverage,
+    play_case,
+    point_coverage,
+    probing,
+)
 from baloot.conformance.pack_tools.spec_model import spec_model
 
 BOUNDARY_CASES = default_pack_folder() / "boundaries"

@@ -72,7 +72,7 @@ def fake_api() -> Any:
     return SimpleNamespace(new_game=FakeGame, IllegalAction=IllegalAction, __version__="0.0.test")
 
 
-START = {
+START: dict[str, Any] = {
     "type": "start",
     "setup": {"profile": "literal", "overrides": {}, "dealer": 3, "deck": list(ALL_CARDS)},
 }

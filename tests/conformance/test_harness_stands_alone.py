@@ -31,9 +31,10 @@ def heavy_imports(importtime: str) -> list[str]:
     return found
 
 
-def run(argv: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+def run(argv: list[str], env: dict[str, str] | None = None,
+        input: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False,
-                          **kwargs)  # type: ignore[call-overload]
+                          env=env, input=input)
 
 
 def test_heavy_imports_reads_importtime_lines() -> None:

@@ -8,6 +8,7 @@ Every test drives the generated reference engine through its runtime API
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from baloot.conformance.harness.deal_layout import deck_for_hands
 from baloot.reference_impl import Game, new_game
@@ -18,13 +19,14 @@ RANKS = ["7", "8", "9", "10", "J", "Q", "K", "A"]
 
 
 def start(hands: list[list[str]], dealer: int = 3, taker: int = 0, profile: str = "literal",
-          **overrides: str) -> Game:
+          readings: dict[str, str] | None = None, **overrides: str) -> Game:
     """A game whose first round deals exactly `hands` (eight cards a seat, by seat).
 
     The first five cards of each hand are its first deal; the sixth card of the
     taker's hand is the face-up card (protocol dealing, conformance/harness/deal_layout.py).
     """
-    return new_game(profile, overrides or None, dealer, deck_for_hands(hands, dealer, taker))
+    chosen = {**(readings or {}), **overrides}
+    return new_game(profile, chosen or None, dealer, deck_for_hands(hands, dealer, taker))
 
 
 def play(game: Game, *actions: str) -> None:
@@ -48,7 +50,7 @@ def with_totals(game: Game, totals: list[int]) -> Game:
     return Game.from_json(json.dumps(data))
 
 
-def result(game: Game) -> dict:
+def result(game: Game) -> dict[str, Any]:
     found = game.round_result()
     assert found is not None, "no round result yet"
     return found

@@ -9,11 +9,12 @@ from __future__ import annotations
 import pytest
 from engine_helpers import TWO_OF_EACH, hand, play, start
 
-from baloot.reference_impl import IllegalAction, new_game, shuffled_deck
+from baloot.reference_impl import Game, IllegalAction, new_game, shuffled_deck
 
 
-def contract(game) -> tuple[str, str | None, int, int]:
+def contract(game: Game) -> tuple[str, str | None, int, int]:
     c = game.state.contract
+    assert c is not None, "no contract yet"
     return c.kind.value, (c.trump.value if c.trump else None), c.bidder, c.taker
 
 
@@ -159,6 +160,7 @@ def test_ashkal_gives_the_card_to_the_partner(reading: str, bidder: int) -> None
     game = start(TWO_OF_EACH, taker=0, ashkal=reading)
     play(game, "pass", "pass", "ashkal", "pass", "pass", "pass")
     c = game.state.contract
+    assert c is not None
     assert (c.kind.value, c.caller, c.taker, c.bidder, c.ashkal) == ("sun", 2, 0, bidder, True)
     # Seat 0, the caller's partner, got the face-up 8D and two more; seat 2 three more.
     assert hand(game, 0) == TWO_OF_EACH[0]
@@ -190,5 +192,6 @@ def test_second_session_ashkal_makes_the_bidder_the_reading_says(reading: str,
     # BID.7: in the second session a sun call, ashkal included, ends the bidding at once.
     play(game, *["pass"] * 6, "ashkal")
     c = game.state.contract
+    assert c is not None
     assert (c.kind.value, c.caller, c.taker, c.bidder) == ("sun", 2, 0, bidder)
     assert game.current_player == bidder  # the bidder leads (PLAY.1, A16 bid_winner)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from engine_helpers import ONE_SUIT_EACH, play, plays, result, start
 
-from baloot.reference_impl import IllegalAction
+from baloot.reference_impl import Game, IllegalAction
 
 # Seat 3 takes the face-up KD; trump diamonds. Seats 0 and 1 hold no hearts.
 VOID = [
@@ -33,7 +35,7 @@ FOURS = [
 ]
 
 
-def declarations(game) -> list[str]:
+def declarations(game: Game) -> list[str]:
     return [a for a in game.legal_actions() if a.startswith("declare ")]
 
 
@@ -157,7 +159,7 @@ def test_long_sequence(reading: str, offered: list[str]) -> None:
      ["declare hundred 9S 9H 9D 9C", "declare four_hundred AS AH AD AC"]),
 ])
 def test_four_of_a_kind_in_sun(overrides: dict[str, str], offered: list[str]) -> None:
-    game = start(FOURS, **overrides)
+    game = start(FOURS, readings=overrides)
     play(game, "sun", "pass", "pass", "pass")
     assert declarations(game) == offered
 
@@ -215,7 +217,7 @@ FOURS_ROUND = [
 ]
 
 
-def kinds(r: dict) -> list[list[str]]:
+def kinds(r: dict[str, Any]) -> list[list[str]]:
     return [sorted(p["kind"] for p in team) for team in r["projects"]]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from engine_helpers import (
@@ -21,15 +22,15 @@ from engine_helpers import (
 from baloot.conformance.harness.pack import case_from_json
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.pack_tools.case_needs import played_game
-from baloot.reference_impl import IllegalAction
+from baloot.reference_impl import Game, IllegalAction
 
 VARIANT_CASES = Path(__file__).resolve().parents[2] / "conformance" / "cases" / "variants"
 
 
-def load_case_file(variant: str, reading: str) -> list[dict]:
+def load_case_file(variant: str, reading: str) -> list[dict[str, Any]]:
     """The cases of one reading's file in the pack (a deal and actions to reuse)."""
     path = VARIANT_CASES / variant / f"{reading}.json"
-    cases: list[dict] = json.loads(path.read_text(encoding="utf-8"))["cases"]
+    cases: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["cases"]
     return cases
 
 SUN_BID = ["sun", "pass", "pass", "pass"]            # seat 0 bids sun; nobody takes it over
@@ -196,7 +197,7 @@ def test_gahwa_round(reading: str, added: list[int]) -> None:
 
 # ---- kaboot -------------------------------------------------------------------------
 
-def sweep(game, lead_suit: str) -> None:
+def sweep(game: Game, lead_suit: str) -> None:
     """Seat 0 leads its eight cards high to low; the others play their first legal card."""
     ranks = ["A", "K", "Q", "J", "10", "9", "8", "7"]
     for rank in ranks:
@@ -298,7 +299,7 @@ SWEEP_OF_SEAT_1 = [
 def test_the_swept_team_scores_nothing_not_even_its_projects(
         profile: str, overrides: dict[str, str]) -> None:
     # SCORE.11: "the other team scores nothing"; A9 only asks what the sweeping team adds.
-    game = start(SWEPT_WITH_A_HUNDRED, profile=profile, **overrides)
+    game = start(SWEPT_WITH_A_HUNDRED, profile=profile, readings=overrides)
     play(game, "sun", "pass", "pass", "pass", *SWEEP_OF_SEAT_1)
     r = result(game)
     assert r["kaboot"] == 0 and r["card_bunts"] == [120, 0]

@@ -261,12 +261,12 @@ def _played(seed: int) -> Iterator[Sample]:
                     (tuple(sorted(choice.items())), args) for args in calls)
                 calls.clear()
                 recorder.seen[rule] = 0
-    for rule, calls in kept.items():
+    for rule, recorded in kept.items():
         needs = ANALYSIS.needs_readings(rule)
-        for choice, args in random.Random(seed + 2).sample(calls, min(len(calls),
-                                                                      PLAYED_PER_RULE)):
+        for chosen, args in random.Random(seed + 2).sample(recorded, min(len(recorded),
+                                                                         PLAYED_PER_RULE)):
             values = args[1:] if needs else args
-            yield Sample(rule, choice, tuple(plain_value(a) for a in values), "played")
+            yield Sample(rule, chosen, tuple(plain_value(a) for a in values), "played")
 
 
 # ------------------------------------------------------ small domains --

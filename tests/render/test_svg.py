@@ -101,11 +101,11 @@ def test_layout_keeps_boxes_and_labels_apart(machine: m.Machine) -> None:
         for b in boxes[i + 1:]:
             assert not overlaps(a.rect, b.rect), (a.name, b.name)
     labels = [arrow.label_rect() for arrow in lay.arrows]
-    for i, a in enumerate(labels):
-        for b in labels[i + 1:]:
-            assert not overlaps(a, b)
+    for i, label in enumerate(labels):
+        for other in labels[i + 1:]:
+            assert not overlaps(label, other)
         for box in boxes:
-            assert not overlaps(a, box.rect)
+            assert not overlaps(label, box.rect)
     # everything lies inside the drawing
     for box in boxes:
         assert lay.min_x <= box.x and box.x + box.width <= lay.min_x + lay.width

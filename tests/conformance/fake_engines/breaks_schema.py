@@ -2,11 +2,12 @@
 protocol error; without it, the case just fails)."""
 
 import json
+from typing import Any
 
 from fake_base import serve
 
 
-def misbehave(request, starts):
+def misbehave(request: dict[str, Any], starts: int) -> bool:
     if starts == 2 and request["type"] == "legal":
         print(
             json.dumps(

@@ -4,11 +4,12 @@ writes its process id there first, so a test knows the first case is done)."""
 import os
 import pathlib
 import time
+from typing import Any
 
 from fake_base import serve
 
 
-def misbehave(request, starts):
+def misbehave(request: dict[str, Any], starts: int) -> bool:
     if starts == 2 and request["type"] == "legal":
         marker = os.environ.get("HANGS_MARKER")
         if marker:

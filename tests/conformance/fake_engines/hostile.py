@@ -11,13 +11,14 @@ chosen by the HOSTILE environment variable:
 import json
 import os
 import sys
+from typing import Any
 
 from fake_base import serve
 
 MODE = os.environ.get("HOSTILE", "")
 
 
-def misbehave(request, starts):
+def misbehave(request: dict[str, Any], starts: int) -> bool:
     if starts != 2 or request["type"] not in ("legal", "state"):
         return False
     seq = request["seq"]

@@ -8,11 +8,12 @@ import os
 import pathlib
 import sys
 import time
+from typing import Any
 
 from fake_base import serve
 
 
-def misbehave(request, starts):
+def misbehave(request: dict[str, Any], starts: int) -> bool:
     marker = pathlib.Path(os.environ["CHILD_MARKER"])
     if starts == 2 and request["type"] == "legal" and not marker.exists():
         marker.touch()

@@ -2,10 +2,11 @@
 
 import json
 import sys
+from typing import Any
 
 from fake_base import reply_to
 
-game = {}
+game: dict[str, Any] = {}
 starts = 0
 for line in sys.stdin:
     request = json.loads(line)
