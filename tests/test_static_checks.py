@@ -4,7 +4,6 @@ name (`grammar/model.py` is `baloot.grammar.model`) from pyproject.toml's mappin
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -81,68 +80,3 @@ def test_the_type_check_fails_on_a_type_error_across_rooms(
         "def rules_count(spec: Spec) -> int:\n    return len(spec.rules)\n", encoding="utf-8")
     assert typecheck.main(["--cache-dir", str(tmp_path / "cache")], root=tmp_path) == 0
 
-
-# ---- imports at the top --------------------------------------------------------------
-
-# The optional dependencies (each an extra of pyproject.toml): a module may import
-# one of them, or a module of ours that loads one, inside a function, so that a
-# command that does not need it runs without it.
-OPTIONAL = {"z3", "lark", "black", "hypothesis"}
-# Modules that exist only at run time: a mutant engine's build, imported from its folder.
-BUILT_AT_RUN_TIME = {"baloot_mutant"}
-
-
-def imported_names(node: ast.stmt) -> list[str]:
-    """The modules an import statement loads (for `from a.b import c`, `a.b` and `a.b.c`,
-    since `c` may be a module)."""
-    if isinstance(node, ast.Import):
-        return [alias.name for alias in node.names]
-    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-        return [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
-    return []
-
-
-def loads_an_optional_dependency(modules: dict[str, ast.Module]) -> set[str]:
-    """Our modules whose top-level imports load an optional dependency, directly or
-    through other modules of ours."""
-    top = {name: [imported for node in tree.body for imported in imported_names(node)]
-           for name, tree in modules.items()}
-    heavy = {name for name, imports in top.items()
-             if any(i.split(".")[0] in OPTIONAL for i in imports)}
-    grew = True
-    while grew:
-        more = {name for name, imports in top.items() if heavy.intersection(imports)}
-        grew = not more <= heavy
-        heavy |= more
-    return heavy
-
-
-def imports_inside_functions(
-        modules: dict[str, ast.Module]) -> list[tuple[str, int, tuple[str, ...]]]:
-    """(module, line, what the statement imports) for each import inside a function."""
-    found = []
-    for name, tree in modules.items():
-        for function in ast.walk(tree):
-            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-                found += [(name, node.lineno, tuple(imported_names(node)))
-                          for node in ast.walk(function)
-                          if isinstance(node, ast.stmt) and imported_names(node)]
-    return sorted(set(found))
-
-
-def test_imports_inside_functions_are_only_of_optional_dependencies() -> None:
-    """An import inside a function hides a dependency from the reader and the tools; it is
-    kept only where it defers an optional dependency (directly, or a module of ours that
-    loads one at its top)."""
-    sources = [s for s in typecheck.sources() if s.path and s.module.startswith("baloot.")]
-    modules = {s.module: ast.parse(Path(ROOT / s.path).read_text(encoding="utf-8"))
-               for s in sources}
-    heavy = loads_an_optional_dependency(modules)
-    assert {"baloot.grammar.parser", "baloot.proofs.symbolic"} <= heavy
-    assert "baloot.conformance.harness.runner" not in heavy
-    paths = {s.module: s.path for s in sources}
-    wrong = [f"{paths[module]}:{line}: imports {imported[0]} inside a function"
-             for module, line, imported in imports_inside_functions(modules)
-             if not any(i.split(".")[0] in OPTIONAL | BUILT_AT_RUN_TIME or i in heavy
-                        for i in imported)]
-    assert not wrong, "\n".join(wrong)

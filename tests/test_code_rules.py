@@ -1,0 +1,255 @@
+"""The code rules of ARCHITECTURE.md, checked over the packages' import graph.
+
+The graph is read from the source (`ast`), each file under its import name
+(`tests/typecheck.py` maps `conformance/cli.py` to `baloot.conformance.cli`):
+- each room imports only the rooms it may (the invariants of ARCHITECTURE.md);
+- imports inside functions defer only an optional dependency;
+- no module is imported by a name computed at run time;
+- a handler of every exception binds it and uses it (reports it), never hides it.
+Each rule is a function over parsed modules, and a test feeds it a module that
+breaks it, so the rule is seen to fail.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # tests/ has no packages (pytest's importlib mode)
+
+import typecheck  # noqa: E402
+
+PATHS = {s.module: str(s.path) for s in typecheck.sources()
+         if s.path and s.module.startswith("baloot.")}
+
+
+@cache
+def _parsed(module: str) -> ast.Module:
+    return ast.parse((ROOT / PATHS[module]).read_text(encoding="utf-8"), PATHS[module])
+
+
+def package_modules() -> dict[str, ast.Module]:
+    """Every module of the installed packages, hand-written and generated, parsed."""
+    return {module: _parsed(module) for module in PATHS}
+
+
+def parsed(text: str) -> ast.Module:
+    return ast.parse(text)
+
+
+# ---- which room may import which ------------------------------------------------------
+
+# Room -> the rooms of ours it may import besides itself (ARCHITECTURE.md, "Code map").
+# A module's room is the longest prefix listed here.
+MAY_IMPORT: dict[str, set[str]] = {
+    "baloot.grammar": set(),  # the language: nothing of the proofs, the engine or the suite
+    "baloot.reference_impl": set(),  # the engine: the standard library only (see below)
+    "baloot.conformance.harness": set(),  # the runner stands alone
+    "baloot.conformance.results_page": {"baloot.conformance.harness"},
+}
+# The one crossing the harness makes: the Hypothesis strategies for engine authors
+# find legal positions by playing the reference engine.
+ALLOWED_CROSSINGS = {("baloot.conformance.harness.strategies", "baloot.reference_impl")}
+
+
+def room_of(module: str) -> str | None:
+    rooms = [r for r in (*MAY_IMPORT, "baloot.reference_impl", "baloot.proofs",
+                         "baloot.conformance", "baloot.spec")
+             if module == r or module.startswith(r + ".")]
+    return max(rooms, key=len) if rooms else None
+
+
+def all_imports(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, module) of every absolute import, at the top or inside a function."""
+    return [(node.lineno, name) for node in ast.walk(tree) if isinstance(node, ast.stmt)
+            for name in imported_names(node)[:1]]
+
+
+def room_crossings(modules: dict[str, ast.Module]) -> list[str]:
+    wrong = []
+    for module, tree in modules.items():
+        room = room_of(module)
+        if room not in MAY_IMPORT:
+            continue
+        for line, imported in all_imports(tree):
+            target = room_of(imported)
+            if target is None or target == room or (module, target) in ALLOWED_CROSSINGS:
+                continue
+            if target not in MAY_IMPORT[room]:
+                wrong.append(f"{module}:{line}: {room} imports {imported}")
+    return wrong
+
+
+def test_each_room_imports_only_what_it_may() -> None:
+    assert room_crossings(package_modules()) == []
+
+
+def test_the_engine_imports_only_the_standard_library() -> None:
+    outside = [f"{PATHS[module]}:{line}: imports {imported}"
+               for module, tree in package_modules().items()
+               if room_of(module) == "baloot.reference_impl"
+               for line, imported in all_imports(tree)
+               if imported.split(".")[0] not in sys.stdlib_module_names]
+    assert outside == []
+
+
+def test_a_room_crossing_is_found() -> None:
+    renderer = parsed("from baloot.proofs.verify import run\n\n\n"
+                      "def f() -> None:\n    import baloot.reference_impl\n")
+    assert room_crossings({"baloot.grammar.render.extras": renderer}) == [
+        "baloot.grammar.render.extras:1: baloot.grammar imports baloot.proofs.verify",
+        "baloot.grammar.render.extras:5: baloot.grammar imports baloot.reference_impl",
+    ]
+    page = parsed("from baloot.conformance.harness.pack import Pack\n")
+    assert room_crossings({"baloot.conformance.results_page.page": page}) == []
+
+
+# ---- imports at the top --------------------------------------------------------------
+
+# The optional dependencies (each an extra of pyproject.toml): a module may import
+# one of them, or a module of ours that loads one, inside a function, so that a
+# command that does not need it runs without it.
+OPTIONAL = {"z3", "lark", "black", "hypothesis"}
+# Modules that exist only at run time: a mutant engine's build, imported from its folder.
+BUILT_AT_RUN_TIME = {"baloot_mutant"}
+
+
+def imported_names(node: ast.stmt) -> list[str]:
+    """The modules an import statement loads (for `from a.b import c`, `a.b` and `a.b.c`,
+    since `c` may be a module)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        return [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+    return []
+
+
+def loads_an_optional_dependency(modules: dict[str, ast.Module]) -> set[str]:
+    """Our modules whose top-level imports load an optional dependency, directly or
+    through other modules of ours."""
+    top = {name: [imported for node in tree.body for imported in imported_names(node)]
+           for name, tree in modules.items()}
+    heavy = {name for name, imports in top.items()
+             if any(i.split(".")[0] in OPTIONAL for i in imports)}
+    grew = True
+    while grew:
+        more = {name for name, imports in top.items() if heavy.intersection(imports)}
+        grew = not more <= heavy
+        heavy |= more
+    return heavy
+
+
+def imports_inside_functions(
+        modules: dict[str, ast.Module]) -> list[tuple[str, int, tuple[str, ...]]]:
+    """(module, line, what the statement imports) for each import inside a function."""
+    found = []
+    for name, tree in modules.items():
+        for function in ast.walk(tree):
+            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                found += [(name, node.lineno, tuple(imported_names(node)))
+                          for node in ast.walk(function)
+                          if isinstance(node, ast.stmt) and imported_names(node)]
+    return sorted(set(found))
+
+
+def test_imports_inside_functions_are_only_of_optional_dependencies() -> None:
+    """An import inside a function hides a dependency from the reader and the tools; it is
+    kept only where it defers an optional dependency (directly, or a module of ours that
+    loads one at its top)."""
+    modules = package_modules()
+    heavy = loads_an_optional_dependency(modules)
+    assert {"baloot.grammar.parser", "baloot.proofs.symbolic"} <= heavy
+    assert "baloot.conformance.harness.runner" not in heavy
+    wrong = [f"{PATHS[module]}:{line}: imports {imported[0]} inside a function"
+             for module, line, imported in imports_inside_functions(modules)
+             if not any(i.split(".")[0] in OPTIONAL | BUILT_AT_RUN_TIME or i in heavy
+                        for i in imported)]
+    assert not wrong, "\n".join(wrong)
+
+
+
+def test_an_import_inside_a_function_is_found_unless_it_defers_an_optional_one() -> None:
+    modules = {
+        "baloot.x.heavy": parsed("import z3\n"),
+        "baloot.x.user": parsed("def f() -> None:\n    import json\n"
+                                "def g() -> None:\n    from baloot.x import heavy\n"
+                                "def h() -> None:\n    import lark\n"),
+    }
+    assert loads_an_optional_dependency(modules) == {"baloot.x.heavy"}
+    found = imports_inside_functions(modules)
+    assert [(line, names[0]) for _, line, names in found] == [
+        (2, "json"), (4, "baloot.x"), (6, "lark")]
+
+
+# ---- no import by a computed name ------------------------------------------------------
+
+def dynamic_imports(modules: dict[str, ast.Module]) -> list[str]:
+    """Calls of `importlib.import_module(...)` or `__import__(...)`: an import the reader
+    and the tools cannot see."""
+    found = []
+    for module, tree in modules.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            called = node.func
+            name = (called.attr if isinstance(called, ast.Attribute)
+                    else called.id if isinstance(called, ast.Name) else "")
+            if name in {"import_module", "__import__"}:
+                found.append(f"{module}:{node.lineno}: {name}")
+    return found
+
+
+def test_no_module_is_imported_by_a_computed_name() -> None:
+    assert dynamic_imports(package_modules()) == []
+
+
+def test_a_computed_import_is_found() -> None:
+    tree = parsed("import importlib\nm = importlib.import_module('baloot.proofs')\n")
+    assert dynamic_imports({"baloot.x": tree}) == ["baloot.x:2: import_module"]
+
+
+# ---- no handler hides an error ---------------------------------------------------------
+
+BROAD = {"Exception", "BaseException"}
+
+
+def hiding_handlers(modules: dict[str, ast.Module]) -> list[str]:
+    """`except:`, `except Exception:` and `except BaseException:` handlers that do not
+    bind the exception and use it (to report it or pass it on)."""
+    found = []
+    for module, tree in modules.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ExceptHandler):
+                continue
+            caught = node.type
+            names = ([e.id for e in caught.elts if isinstance(e, ast.Name)]
+                     if isinstance(caught, ast.Tuple)
+                     else [caught.id] if isinstance(caught, ast.Name) else [])
+            if caught is not None and not BROAD.intersection(names):
+                continue
+            used = node.name is not None and any(
+                isinstance(n, ast.Name) and n.id == node.name
+                for statement in node.body for n in ast.walk(statement))
+            reraised = any(isinstance(n, ast.Raise) and n.exc is None
+                           for statement in node.body for n in ast.walk(statement))
+            if not (used or reraised):
+                found.append(f"{module}:{node.lineno}: a handler of every exception hides it")
+    return found
+
+
+def test_no_handler_of_every_exception_hides_it() -> None:
+    assert hiding_handlers(package_modules()) == []
+
+
+def test_a_hiding_handler_is_found() -> None:
+    tree = parsed("try:\n    f()\nexcept Exception:\n    pass\n"
+                  "try:\n    f()\nexcept Exception as e:\n    report(e)\n"
+                  "try:\n    f()\nexcept:\n    cleanup()\n    raise\n"
+                  "try:\n    f()\nexcept (ValueError, Exception) as e:\n    pass\n")
+    assert hiding_handlers({"baloot.x": tree}) == [
+        "baloot.x:3: a handler of every exception hides it",
+        "baloot.x:16: a handler of every exception hides it",
+    ]
