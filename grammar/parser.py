@@ -97,11 +97,13 @@ class _ToModel(Transformer[Token, Any]):
     def _string(self, token: Token) -> str:
         """A quoted text's value; a bad escape is a positioned error, not a crash."""
         try:
-            return _unquote(token)
-        except (SyntaxError, ValueError, Warning):
+            value = _unquote(token)
+            value.encode("utf-8")  # a \ud800 escape is half a surrogate pair: no character
+        except (SyntaxError, ValueError, Warning):  # UnicodeEncodeError is a ValueError
             raise SpecError([SpecProblem(
                 self._tok(token), "bad escape in a quoted text",
                 'a text whose backslashes start an escape such as \\" \\\\ \\n or \\t')]) from None
+        return value
 
     # -- small pieces -------------------------------------------------------------
 

@@ -135,6 +135,8 @@ def _reader(hint: Any) -> Reader:
                 raise _Misfit
             if not plan:
                 plan.extend((name, _reader(h)) for name, h in _hints(hint).items())
+            if len(data) != len(plan):  # a field missing or one the record does not have
+                raise _Misfit
             try:
                 return hint(**{name: read(data[name]) for name, read in plan})
             except KeyError:
@@ -182,6 +184,9 @@ def _from_plain(hint: Any, data: Any, where: str = "$") -> Any:
         missing = [name for name in hints if name not in data]
         if missing:
             raise PlainError(f"{where}: {hint.__name__} misses {', '.join(missing)}")
+        unknown = [str(name) for name in data if name not in hints]
+        if unknown:
+            raise PlainError(f"{where}: {hint.__name__} has no field {', '.join(unknown)}")
         return hint(**{name: _from_plain(h, data[name], f"{where}.{name}")
                        for name, h in hints.items()})
     if hint is bool:

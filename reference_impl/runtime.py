@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import json
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -25,7 +26,7 @@ from .notation import (
     parse_action,
     parse_deck,
 )
-from .plain import Plain, from_plain, to_plain
+from .plain import Plain, PlainError, from_plain, to_plain
 from .readings import PROFILES, VARIANT_IDS, VARIANTS, Readings
 from .runtime_support import IllegalAction
 
@@ -59,9 +60,11 @@ _PHASE_TEXT: dict[definitions.Phase, str] = {p: str(p.value) for p in definition
 
 def choose_readings(profile: str = "literal", overrides: dict[str, str] | None = None) -> Readings:
     """A profile's readings with single variants overridden (by name or by ID, A1...)."""
-    if profile not in PROFILES:
+    if type(profile) is not str or profile not in PROFILES:
         raise SetupError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
     readings = PROFILES[profile]
+    if overrides is not None and not isinstance(overrides, dict):
+        raise SetupError(f"overrides {overrides!r}: expected an object of variant: reading")
     for key, reading in (overrides or {}).items():
         name = VARIANT_IDS.get(key, key)
         if name not in VARIANTS:
@@ -198,50 +201,140 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str) -> Game:
-        """A game saved by `to_json`. A state no game can reach (a card twice or missing, a
-        hand of more than 8 cards, a seat or a total out of range) is a SetupError."""
-        data = json.loads(text)
+        """A game saved by `to_json`. Text that is no saved game, or a state no game can reach
+        (a card twice or missing, a hand of the wrong size for its phase, a seat or a total out
+        of range) is a SetupError naming the field."""
+        try:
+            data = json.loads(text, parse_constant=_no_constant)
+        except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
+            raise SetupError(f"the saved game is not JSON: {err}") from None
+        if not isinstance(data, dict) or set(data) != {"readings", "state"}:
+            raise SetupError('the saved game: expected an object {"readings", "state"}')
         readings = choose_readings("literal", data["readings"])
-        state = from_plain(definitions.Game, data["state"], "$.state")
+        try:
+            state = from_plain(definitions.Game, data["state"], "$.state")
+        except PlainError as err:
+            raise SetupError(f"the saved game cannot be read: {err}") from None
         problem = _impossible_state(state)
         if problem is not None:
             raise SetupError(f"the saved game cannot be played: {problem}")
         return cls(readings, state)
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is no JSON number")
+
+
 def _impossible_state(state: definitions.Game) -> str | None:
     """What makes a state one no game reaches, or None: every card is in one place only
     (a hand, the stock, the trick, a finished trick; the face-up card besides, before it
-    is taken), a hand holds at most 8 cards, the seats are seats, the totals are whole
-    numbers not below 0."""
-    for name in ("dealer", "next_dealer_seat", "leader"):
-        seat = getattr(state, name)
+    is taken), the hands, the stock and the tricks have the sizes of their phase, the seats
+    are seats, the totals are whole numbers from 0 to 9,999, a multiplier 1 to 4, a session
+    1 or 2."""
+    seats = {name: getattr(state, name) for name in ("dealer", "next_dealer_seat", "leader")}
+    for name in ("hokum_bidder", "sun_caller", "doubler"):
+        if getattr(state, name) is not None:
+            seats[name] = getattr(state, name)
+    seats.update({f"asking[{i}]": seat for i, seat in enumerate(state.asking)})
+    seats.update({f"trick_winners[{i}]": seat for i, seat in enumerate(state.trick_winners)})
+    seats.update({f"trick[{i}].seat": play.seat for i, play in enumerate(state.trick)})
+    seats.update({f"bids[{i}].seat": call.seat for i, call in enumerate(state.bids)})
+    seats.update({f"raises[{i}].seat": call.seat for i, call in enumerate(state.raises)})
+    seats.update({f"declarations[{i}].seat": p.seat for i, p in enumerate(state.declarations)})
+    for i, trick in enumerate(state.tricks):
+        seats[f"tricks[{i}].winner"] = trick.winner
+        seats.update({f"tricks[{i}].plays[{j}].seat": p.seat for j, p in enumerate(trick.plays)})
+    for name, seat in seats.items():
         if type(seat) is not int or seat not in range(4):
             return f"{name} {seat!r} is not a seat"
-    if len(state.hands) != 4 or any(len(hand) > 8 for hand in state.hands):
-        return "expected four hands of at most 8 cards"
-    if len(state.totals) != 2 or any(type(t) is not int or t < 0 for t in state.totals):
-        return f"totals {state.totals!r}: expected two whole numbers, 0 or more"
+    if state.winner is not None and state.winner not in (0, 1):
+        return f"winner {state.winner!r} is not a team (0 or 1)"
+    if len(state.totals) != 2 or any(type(t) is not int or not 0 <= t < 10_000
+                                     for t in state.totals):
+        return f"totals {state.totals!r}: expected two whole numbers from 0 to 9999"
+    if state.multiplier not in range(1, 5) or state.session not in (1, 2):
+        return f"multiplier {state.multiplier!r} or session {state.session!r} is out of range"
     placed = [card for hand in state.hands for card in hand] + list(state.stock)
     placed += [play.card for play in state.trick]
     placed += [play.card for trick in state.tricks for play in trick.plays]
     texts = [card_text(card) for card in placed]
-    doubled = sorted({t for t in texts if texts.count(t) > 1})
+    doubled = sorted(t for t, n in Counter(texts).items() if n > 1)  # Counter: no n * n
     if doubled:
         return "a card is in two places: " + ", ".join(doubled)
     if card_text(state.face_up) not in texts:
         texts.append(card_text(state.face_up))
     if len(texts) != 32:
         return f"{32 - len(texts)} card(s) are nowhere (a deck has 32)"
+    return _sizes_problem(state)
+
+
+def _sizes_problem(state: definitions.Game) -> str | None:
+    """Whether the hands, the stock, the trick and the finished tricks have the sizes of the
+    phase: 5 cards a hand and 11 in the stock until the contract (DEAL), 8 a hand while
+    raising, one card fewer for each trick played (PLAY.4), none after the round."""
+    phase = state.phase.value
+    sizes = [len(hand) for hand in state.hands]
+    played = len(state.tricks)
+    if len(sizes) != 4:
+        return f"{len(sizes)} hands: expected four"
+    if len(state.trick_winners) != played or any(len(t.plays) != 4 for t in state.tricks):
+        return "expected a winner for each finished trick, and four plays in each"
+    in_trick = {play.seat for play in state.trick}
+    if phase in ("deal", "bidding"):
+        wanted, stock, tricks, trick = [5] * 4, 11, 0, 0
+    elif phase == "raising":
+        wanted, stock, tricks, trick = [8] * 4, 0, 0, 0
+    elif phase == "playing":
+        if played > 7 or len(state.trick) > 3 or len(in_trick) != len(state.trick):
+            return (f"{played} finished tricks and {len(state.trick)} cards in the trick "
+                    "while playing")
+        wanted = [8 - played - (seat in in_trick) for seat in range(4)]
+        stock, tricks, trick = 0, played, len(state.trick)
+    else:  # round_over, game_over
+        wanted, stock, tricks, trick = [0] * 4, 0, 8, 0
+    if sizes != wanted:
+        return f"hands of {sizes} cards in the {phase} phase: expected {wanted}"
+    if (len(state.stock), played, len(state.trick)) != (stock, tricks, trick):
+        return (f"{len(state.stock)} cards in the stock, {played} finished tricks and "
+                f"{len(state.trick)} cards in the trick in the {phase} phase: expected "
+                f"{stock}, {tricks} and {trick}")
+    if (state.contract is None) != (phase in ("deal", "bidding")):
+        return f"the contract {'is missing' if state.contract is None else 'is set'} " \
+               f"in the {phase} phase"
+    return _bidding_problem(state, phase)
+
+
+# The bidding stages of each phase, and which bids each stage has seen (BID).
+_STAGES = {"bidding": ("open_bidding", "answering_hokum", "hokum_choice", "sun_overcalls"),
+           "deal": ("dealt_again", "open_bidding")}
+
+
+def _bidding_problem(state: definitions.Game, phase: str) -> str | None:
+    """Whether the bidding stage, its bidders and the queue of seats to answer fit the phase."""
+    stage = state.stage.value
+    if stage not in _STAGES.get(phase, ("contract_made",)):
+        return f"bidding stage {stage} in the {phase} phase"
+    hokum, sun = state.hokum_bidder is not None, state.sun_caller is not None
+    if (stage == "open_bidding" and (hokum or sun)) or (
+            stage in ("answering_hokum", "hokum_choice") and not hokum) or (
+            stage == "sun_overcalls" and not sun) or (
+            stage == "contract_made" and not (hokum or sun)):
+        return f"bidding stage {stage} with hokum_bidder {state.hokum_bidder!r} and " \
+               f"sun_caller {state.sun_caller!r}"
+    if bool(state.asking) != (phase in ("bidding", "raising")):
+        return f"asking {state.asking!r} in the {phase} phase"
     return None
 
 
 def new_game(profile: str = "literal", overrides: dict[str, str] | None = None,
              dealer: int = 0, deck: list[str] | None = None, seed: int | None = None,
-             totals: list[int] | None = None) -> Game:
+             totals: list[int] | None = None, *, readings: Readings | None = None) -> Game:
     """A new game, its first round dealt from `deck` (or from the deck `seed` fixes),
-    from running totals of 0 each unless `totals` gives others."""
-    readings = choose_readings(profile, overrides)
+    from running totals of 0 each unless `totals` gives others. `readings`, when given,
+    are played instead of the profile's with the overrides (a stand-in that notes which
+    readings the rules consult, say)."""
+    if readings is None:
+        readings = choose_readings(profile, overrides)
     if type(dealer) is not int or dealer not in range(4):  # 1.0 and True are no seats
         raise SetupError(f"dealer {dealer!r} is not a seat: expected 0, 1, 2 or 3")
     if deck is None:

@@ -30,7 +30,7 @@ from typing import IO, Any, Protocol
 
 import baloot.reference_impl
 from baloot.conformance.harness import schemas
-from baloot.conformance.harness.engine_process import PROTOCOL_VERSION
+from baloot.conformance.harness.engine_process import PROTOCOL_VERSION, strict_json
 from baloot.conformance.harness.schemas import REQUEST_TYPES
 from baloot.conformance.harness.variants import load_register
 from baloot.reference_impl import definitions
@@ -361,10 +361,13 @@ class Adapter:
 
     def handle(self, line: str) -> dict[str, Any]:
         try:
-            request = json.loads(line)
+            request = strict_json(line)
             seq = request["seq"]
         except (ValueError, KeyError, TypeError) as exc:
             return {"seq": _seq_of(line), "ok": False, "error": f"cannot read request: {exc!r}"}
+        if type(seq) is not int:  # echoed back as it came, NaN or 1.0 would be no seq
+            return {"seq": None, "ok": False,
+                    "error": f"cannot read request: seq {_clipped(seq)} is not a whole number"}
         return {"seq": seq, **self.answer(request)}
 
     def answer(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -394,10 +397,15 @@ BATCHED_TYPES = ("start", "deal", "legal", "apply", "state", "result")
 
 def _seq_of(line: str) -> int | None:
     try:
-        seq = json.loads(line).get("seq")
+        seq = strict_json(line).get("seq")
     except (ValueError, AttributeError):
         return None
-    return seq if isinstance(seq, int) else None
+    return seq if type(seq) is int else None
+
+
+def _clipped(value: Any, limit: int = 80) -> str:
+    text = json.dumps(value)[: limit + 1]  # a value strict_json read: JSON again
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def serve(
@@ -426,7 +434,7 @@ def serve_lines(handler: LineHandler, stdin: IO[str], stdout: IO[str]) -> int:
 
 def _type_of(line: str) -> Any:
     try:
-        return json.loads(line).get("type")
+        return strict_json(line).get("type")
     except (ValueError, AttributeError):
         return None
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shlex
 from pathlib import Path
@@ -120,8 +121,10 @@ def settings_from(args: argparse.Namespace) -> Settings:
     if not argv:
         raise ValueError("--engine is empty")
     for option in ("timeout", "start_timeout"):
-        if getattr(args, option) <= 0:
-            raise ValueError(f"--{option.replace('_', '-')} must be more than 0 seconds")
+        if not 0 < getattr(args, option) < math.inf:  # nan and inf are no numbers of seconds
+            raise ValueError(
+                f"--{option.replace('_', '-')} must be a number of seconds more than 0"
+            )
     game_rounds = max(1, args.game_rounds)
     seed: int | str = int(args.seed) if str(args.seed).lstrip("-").isdigit() else args.seed
     return Settings(

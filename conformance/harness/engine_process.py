@@ -5,16 +5,23 @@ A reader thread moves the engine's stdout lines into a bounded queue (a line
 longer than `max_line_bytes`, or more than `max_pending_lines` unread lines,
 is a flood: reading stops and the process is to be killed); another thread
 keeps the last few KiB of stderr for the report. Every request waits at most
-`timeout` seconds for its reply. The process runs in its own session so that
-`kill` ends it and anything it started, and nothing else.
+`timeout` seconds for its reply. The process runs in its own session (POSIX)
+or process group (Windows) so that `kill` ends it and anything it started,
+and nothing else.
+
+A reply is read strictly: JSON text in UTF-8, an object, no NaN or infinity,
+no number too large for a double, no lone surrogate in a text, nested at most
+`MAX_REPLY_DEPTH` levels; anything else is an `EngineError`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -68,8 +75,11 @@ class EngineProcess:
         max_pending_lines: int = 1000,
     ) -> None:
         self.argv = argv
-        self.timeout = timeout
-        self.start_timeout = start_timeout  # for the hello; None: `timeout`
+        self.timeout = _seconds(timeout, "timeout")
+        # for the hello; None: `timeout`
+        self.start_timeout = None if start_timeout is None else _seconds(
+            start_timeout, "start_timeout"
+        )
         self.validate = validate
         self.max_line_bytes = max_line_bytes
         self.max_pending_lines = max_pending_lines
@@ -100,7 +110,7 @@ class EngineProcess:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                start_new_session=True,
+                **_group_options(),
             )
         except OSError as exc:
             raise EngineError(
@@ -139,10 +149,7 @@ class EngineProcess:
         if proc is None:
             return
         if proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
+            _stop_group(proc)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
         for thread in self._threads:
@@ -189,7 +196,7 @@ class EngineProcess:
     def _read_stderr(self, stream: IO[bytes], tail: deque[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
             for line in iter(lambda: stream.readline(4096), b""):
-                tail.append(line.decode("utf-8", "replace").rstrip("\n"))
+                tail.append(printable(line.decode("utf-8", "replace").rstrip("\r\n")))
 
     def stderr_tail(self, lines: int = 8) -> str:
         return "\n".join(list(self._stderr_tail)[-lines:])
@@ -235,7 +242,8 @@ class EngineProcess:
         raise EngineError(UNSOLICITED, f"engine printed a line nobody asked for: {_clip(item)}")
 
     def _read_reply(self, timeout: float) -> bytes:
-        deadline = time.monotonic() + timeout
+        timeout = _seconds(timeout, "timeout")
+        deadline = time.monotonic() + min(timeout, threading.TIMEOUT_MAX)
         try:
             item = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
@@ -249,22 +257,11 @@ class EngineProcess:
         return item
 
     def _check_reply(self, request: dict[str, Any], line: bytes) -> dict[str, Any]:
-        try:
-            reply = json.loads(line, parse_constant=_no_constant)
-        except (ValueError, UnicodeDecodeError):
-            raise EngineError(INVALID_JSON, f"reply is not JSON: {_clip(line)}") from None
-        except RecursionError:
-            raise EngineError(
-                INVALID_JSON, f"reply nests deeper than JSON can be read: {_clip(line)}"
-            ) from None
-        if not isinstance(reply, dict):
-            raise EngineError(INVALID_JSON, f"reply is not a JSON object: {_clip(line)}")
-        if _depth(reply) > MAX_REPLY_DEPTH:
-            raise EngineError(
-                SCHEMA, f"reply nests deeper than {MAX_REPLY_DEPTH} levels: {_clip(line)}"
-            )
+        reply = read_reply(line)
         if reply.get("seq") is None and reply.get("ok") is False and "error" in reply:
-            raise EngineError(ENGINE_ERROR, f"engine could not read the request: {reply['error']}")
+            raise EngineError(
+                ENGINE_ERROR, f"engine could not read the request: {printable(reply['error'])}"
+            )
         seq = reply.get("seq")
         if type(seq) is not int or seq != request["seq"]:  # 1.0 and true are not seq 1
             raise EngineError(WRONG_SEQ, f"expected seq {request['seq']}, got {reply.get('seq')!r}")
@@ -275,7 +272,7 @@ class EngineProcess:
                     SCHEMA, f"{request['type']} reply breaks its schema: " + "; ".join(problems)
                 )
         if reply.get("ok") is False and "error" in reply:
-            raise EngineError(ENGINE_ERROR, f"{request['type']}: {reply.get('error')}")
+            raise EngineError(ENGINE_ERROR, f"{request['type']}: {printable(reply.get('error'))}")
         if not isinstance(reply.get("ok"), bool):
             raise EngineError(SCHEMA, f"{request['type']} reply has no boolean 'ok'")
         return reply
@@ -303,9 +300,116 @@ class EngineProcess:
 MAX_REPLY_DEPTH = 32  # the protocol's deepest reply (a result's projects' cards) is 6
 
 
+def read_reply(line: bytes) -> dict[str, Any]:
+    """One reply line read strictly as a JSON object, or an `EngineError` saying why not."""
+    try:
+        reply = strict_json(line)
+    except UnicodeDecodeError as exc:
+        raise EngineError(
+            INVALID_JSON, f"reply is not UTF-8 text (byte {exc.start + 1}): {_clip(line)}"
+        ) from None
+    except ValueError as exc:
+        raise EngineError(INVALID_JSON, f"reply is not JSON ({exc}): {_clip(line)}") from None
+    if not isinstance(reply, dict):
+        raise EngineError(INVALID_JSON, f"reply is not a JSON object: {_clip(line)}")
+    if _depth(reply) > MAX_REPLY_DEPTH:
+        raise EngineError(
+            SCHEMA, f"reply nests deeper than {MAX_REPLY_DEPTH} levels: {_clip(line)}"
+        )
+    if _SURROGATE_ESCAPE.search(line) and _has_lone_surrogate(reply):
+        raise EngineError(
+            INVALID_JSON, f"reply holds a lone surrogate escape, not Unicode text: {_clip(line)}"
+        )
+    return reply
+
+
+def strict_json(text: str | bytes) -> Any:
+    """JSON as the protocol carries it: no NaN, no infinity, no number too large for a
+    double. Raises ValueError (UnicodeDecodeError for bytes that are not UTF-8), also for
+    text nested deeper than the decoder can follow."""
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise ValueError("nested deeper than JSON can be read") from None
+
+
 def _no_constant(name: str) -> Any:
     """JSON has no NaN or Infinity: a reply holding one is not JSON."""
-    raise ValueError(f"{name} is not JSON")
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or exponent, refused when no double holds it (1e400)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is too large a number")
+    return value
+
+
+# Only a \uD800-\uDFFF escape can put a surrogate in a text decoded from UTF-8.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _seconds(value: Any, name: str) -> float:
+    """A timeout: a number of seconds more than 0 (infinity waits as long as the platform can)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise ValueError(f"{name} must be a number of seconds more than 0, not {value!r}")
+    return float(value)
+
+
+def _process_groups() -> bool:
+    """POSIX: the engine gets a session of its own, and the session is killed. Chosen at each
+    call by what `os` has, so the other branch can be tested by taking `os.killpg` away."""
+    return hasattr(os, "killpg")
+
+
+# Windows' CREATE_NEW_PROCESS_GROUP (the subprocess module defines it only there).
+_CREATE_NEW_PROCESS_GROUP = 0x00000200
+
+
+def _group_options() -> dict[str, Any]:
+    """The Popen options that put the engine, and whatever it starts, in a group of its own."""
+    if _process_groups():
+        return {"start_new_session": True}
+    flag = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", _CREATE_NEW_PROCESS_GROUP)
+    return {"creationflags": flag}
+
+
+def _stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill the engine and what it started: the session on POSIX; on Windows the process
+    tree (`taskkill /T`), then the process itself should taskkill be missing or fail."""
+    if _process_groups():
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    else:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            subprocess.run(
+                ["taskkill", "/F", "/T", "/PID", str(proc.pid)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=10,
+                check=False,
+            )
+    with contextlib.suppress(ProcessLookupError, OSError):
+        proc.kill()
 
 
 def _depth(value: Any) -> int:
@@ -318,6 +422,19 @@ def _depth(value: Any) -> int:
             children = item.values() if isinstance(item, dict) else item
             stack.extend((child, level + 1) for child in children)
     return deepest
+
+
+# What an engine's text may not carry into a report or a terminal: the C0 and C1 controls
+# (escape sequences among them; a tab is kept), line and paragraph separators.
+_UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(value: Any) -> str:
+    """An engine's text (stderr, an error reply) on one line, its control characters and
+    lone surrogates written as escapes (`\\x1b`), so no report or terminal takes them."""
+    text = value if isinstance(value, str) else str(value)
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return _UNPRINTABLE.sub(lambda m: ascii(m.group())[1:-1], text)
 
 
 def _clip(line: bytes, limit: int = 200) -> str:

@@ -88,8 +88,8 @@ def _tampered(change: object) -> str:
         # seat 0's first card is also put in seat 1's hand: that card is in two places
         (lambda s: s["hands"][1].append(s["hands"][0][0]), "a card is in two places"),
         (lambda s: s["hands"][0].extend(s["stock"][:3]), "a card is in two places"),
-        (lambda s: s["hands"][0].__setitem__(slice(None), s["stock"][:9]),
-         "expected four hands of at most 8 cards"),
+        (lambda s: s["hands"][0].extend([s["stock"].pop() for _ in range(4)]),
+         "hands of [9, 5, 5, 5] cards in the bidding phase: expected [5, 5, 5, 5]"),
         (lambda s: s["stock"].pop(), "1 card(s) are nowhere"),
         (lambda s: s.update(totals=[-300, 0]), "totals [-300, 0]"),
         (lambda s: s.update(dealer=7), "dealer 7 is not a seat"),

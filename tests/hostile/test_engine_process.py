@@ -1,0 +1,190 @@
+"""The engine process under hostile replies and on every platform: a reply is read
+strictly (no NaN, no infinity, no lone surrogate, bounded depth) or refused with an
+`EngineError`; the engine and what it started are stopped with the session (POSIX) or
+the process tree (Windows); a timeout is a number of seconds."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baloot.conformance.adapters.reference_adapter import Adapter
+from baloot.conformance.harness import engine_process
+from baloot.conformance.harness.engine_process import (
+    EngineError,
+    EngineProcess,
+    printable,
+    read_reply,
+)
+from baloot.reference_impl.readings import VARIANTS
+
+GOOD_ENGINE = [sys.executable, str(Path(__file__).parents[1] / "conformance" / "fake_engines"
+                                   / "good.py")]
+
+
+def _sleeper() -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+
+
+def test_without_killpg_the_windows_branch_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    proc = _sleeper()
+    ran: list[list[str]] = []
+
+    def taskkill(argv: list[str], **options: Any) -> subprocess.CompletedProcess[bytes]:
+        ran.append(argv)
+        return subprocess.CompletedProcess(argv, 0)
+
+    monkeypatch.delattr(os, "killpg")
+    monkeypatch.setattr(engine_process.subprocess, "run", taskkill)
+    assert engine_process._group_options() == {"creationflags": 0x00000200}
+    engine = EngineProcess(["unused"])
+    engine._proc = proc
+    engine.kill()
+    assert ran == [["taskkill", "/F", "/T", "/PID", str(proc.pid)]]  # the tree, /T
+    assert proc.returncode is not None  # and the process itself, by proc.kill()
+
+
+def test_without_taskkill_the_process_is_still_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    proc = _sleeper()
+
+    def missing(argv: list[str], **options: Any) -> None:
+        raise FileNotFoundError(argv[0])
+
+    monkeypatch.delattr(os, "killpg")
+    monkeypatch.setattr(engine_process.subprocess, "run", missing)
+    engine = EngineProcess(["unused"])
+    engine._proc = proc
+    engine.kill()
+    assert proc.returncode is not None
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="POSIX sessions")
+def test_on_posix_the_engine_and_what_it_started_are_killed() -> None:
+    assert engine_process._group_options() == {"start_new_session": True}
+    # the engine starts a child in its session and says its pid instead of a hello
+    engine = EngineProcess(["sh", "-c", "read hello; sleep 60 & echo $!; wait"], timeout=5)
+    with pytest.raises(EngineError) as failed:
+        engine.start()  # not a hello: the handshake fails, and the session is killed
+    child = int(re.findall(r"'(\d+)'", failed.value.detail)[-1])
+    for _ in range(50):
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"the engine's child {child} outlived the engine")
+
+
+@pytest.mark.parametrize("value", [0, -1, float("nan"), True, "5"])
+def test_a_timeout_is_a_number_of_seconds(value: Any) -> None:
+    with pytest.raises(ValueError, match="must be a number of seconds more than 0"):
+        EngineProcess(["unused"], timeout=value)
+    with pytest.raises(ValueError, match="must be a number of seconds more than 0"):
+        EngineProcess(["unused"], start_timeout=value)
+
+
+def test_an_infinite_timeout_waits_without_overflow() -> None:
+    engine = EngineProcess(GOOD_ENGINE, timeout=float("inf"))
+    try:
+        assert engine.start()["ok"] is True  # once an OverflowError of the timestamp
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        (b'{"seq": NaN, "ok": true}', "NaN is not a JSON number"),
+        (b'{"seq": 1, "ok": true, "v": -Infinity}', "-Infinity is not a JSON number"),
+        (b'{"seq": 1, "ok": true, "version": 1e400}', "1e400 is too large a number"),
+        (b'{"seq": 1, "ok": true, "name": "\\ud800"}', "lone surrogate"),
+        (b'{"seq": 1, "ok": true, "\\udfff": 1}', "lone surrogate"),
+        (b'{"seq": 1, "ok": true, "name": "caf\xe9"}', "not UTF-8 text (byte 36)"),
+        (b'{"seq": 1, "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested deeper"),
+        (b'{"seq": 1, "x": ' + b"[" * 40 + b"]" * 40 + b"}", "deeper than 32 levels"),
+        (b"[1, 2]", "not a JSON object"),
+        (b'{"seq": 1, "n": ' + b"9" * 5000 + b"}", "not JSON"),
+    ],
+    ids=["nan", "infinity", "1e400", "surrogate", "surrogate-key", "latin1", "deep",
+         "deeper-than-32", "list", "5000-digits"],
+)
+def test_a_reply_that_is_no_protocol_json_is_refused(line: bytes, words: str) -> None:
+    with pytest.raises(EngineError) as refused:
+        read_reply(line)
+    assert words in refused.value.detail
+
+
+def test_a_surrogate_pair_and_an_escaped_backslash_are_text() -> None:
+    reply = read_reply(b'{"seq": 1, "ok": true, "name": "\\ud83c\\udca1 \\\\udc00"}')
+    assert reply["name"] == "\U0001f0a1 \\udc00"
+
+
+JSON_BYTES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
+                                                                 max_size=4),
+    max_leaves=12,
+).map(lambda v: json.dumps({"seq": 1, "ok": True, "v": v}).encode("utf-8"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.binary(max_size=200), JSON_BYTES,
+                 JSON_BYTES.map(lambda b: b.replace(b'"', b"", 1)),
+                 st.text().map(lambda t: t.encode("utf-8", "surrogatepass"))))
+def test_any_reply_is_read_strictly_or_refused(line: bytes) -> None:
+    try:
+        reply = read_reply(line)
+    except EngineError as err:
+        assert err.reason in ("invalid_json", "schema")
+        err.detail.encode("utf-8")  # the error can be written anywhere
+        return
+    json.dumps(reply, allow_nan=False).encode("utf-8")  # what was read is JSON again
+
+
+def test_an_engine_text_is_one_printable_line() -> None:
+    wanted = "a\\x1b[31mb\\x00\\n\\u2028\\ud800\tc é"
+    assert printable("a\x1b[31mb\x00\n\u2028\ud800\tc é") == wanted
+
+
+# ---- the reference adapter reads requests as strictly ------------------------------------
+
+
+def _adapter() -> Adapter:
+    return Adapter(sys.modules["baloot.reference_impl"], {n: list(r) for n, r in VARIANTS.items()})
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"seq": NaN, "type": "hello", "protocol": 1}',
+        '{"seq": 1e400, "type": "hello", "protocol": 1}',
+        '{"seq": 1.0, "type": "hello", "protocol": 1}',
+        '{"seq": true, "type": "hello", "protocol": 1}',
+        '{"seq": 1, "type": "hello", "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    ],
+    ids=["nan", "1e400", "float", "bool", "deep"],
+)
+def test_the_adapter_never_echoes_a_seq_that_is_no_whole_number(line: str) -> None:
+    reply = _adapter().handle(line)
+    assert reply["seq"] is None and reply["ok"] is False
+    assert "cannot read request" in reply["error"]
+    json.dumps(reply, allow_nan=False)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(st.text(max_size=80), JSON_BYTES.map(lambda b: b.decode("utf-8"))))
+def test_the_adapter_answers_any_line_with_json(line: str) -> None:
+    reply = _adapter().handle(line)
+    assert isinstance(reply["ok"], bool)
+    json.dumps(reply, allow_nan=False)
