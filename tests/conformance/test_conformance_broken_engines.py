@@ -156,14 +156,17 @@ def test_ctrl_c_writes_the_report_of_the_cases_that_ran(
     import signal
     import subprocess
     import sys
+    import xml.etree.ElementTree as ET
 
     hangs = shlex.join([sys.executable, str(Path(__file__).parent / "fake_engines" / "hangs.py")])
     pack = make_pack(tmp_path / "p", [make_case(f"c{i}") for i in (1, 2, 3)])
     report, marker = tmp_path / "r.json", tmp_path / "second-case-started"
     monkeypatch.setenv("HANGS_MARKER", str(marker))
+    junit = tmp_path / "r.xml"
     run = subprocess.Popen(
         [sys.executable, "-m", "baloot.conformance.cli", "conform", "--engine",
-         hangs, "--cases", str(pack), "--timeout", "120", "--json", str(report)],
+         hangs, "--cases", str(pack), "--timeout", "120", "--json", str(report),
+         "--junit", str(junit)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     deadline = time.monotonic() + 120
@@ -179,15 +182,18 @@ def test_ctrl_c_writes_the_report_of_the_cases_that_ran(
     assert data["interrupted"] is True and data["ok"] is False
     assert [c["id"] for c in data["cases"]] == ["c1"]  # c2 hung; c3 never ran
     assert "INTERRUPTED" in out
-    engine_pid = int(marker.read_text())  # the hanging engine was stopped with the run
-    for _ in range(50):
-        try:
-            os.kill(engine_pid, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail(f"the engine (pid {engine_pid}) is still running")
+    suite = ET.parse(junit).getroot()  # the JUnit report parses and holds the case that ran
+    assert [case.get("name") for case in suite.iter("testcase")] == ["c1"]
+    # the hanging engine and the child it started were stopped with the run
+    for pid in map(int, marker.read_text().split()):
+        for _ in range(50):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail(f"process {pid} of the engine is still running")
 
 
 def test_a_process_left_behind_does_not_feed_the_next_engine(
