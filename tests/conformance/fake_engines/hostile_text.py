@@ -4,11 +4,12 @@ hello's name and version come from FAKE_NAME and FAKE_VERSION, and it refuses
 
 import json
 import os
+from typing import Any
 
 from fake_base import reply_to, serve
 
 
-def misbehave(request, starts):
+def misbehave(request: dict[str, Any], starts: int) -> bool:
     if request["type"] == "hello":
         reply = reply_to(request, {})
         reply.update(name=os.environ["FAKE_NAME"], version=os.environ["FAKE_VERSION"])
