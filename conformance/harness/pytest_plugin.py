@@ -211,11 +211,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if _OUTCOMES_KEY not in config.stash:
         return
     runner: Runner = config.stash[_RUNNER_KEY]
-    stale = runner.xfails.stale(
-        (o.case.id, o.status == XFAILED)
-        for o in config.stash[_OUTCOMES_KEY]
-        if o.status in (XFAILED, XPASSED)
-    )
+    stale = runner.stale_xfails(config.stash[_OUTCOMES_KEY])
     if not stale:
         return
     terminalreporter.section("baloot: stale xfail lines")

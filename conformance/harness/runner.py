@@ -1,7 +1,8 @@
 """Running a case pack through one engine process.
 
-Each case: check that the engine implements the readings the case pins (else
-skipped) and has the capabilities it needs (else unsupported), as its hello
+Each case: unless the user skipped it (`--skip`: skipped, "skipped by the
+user", nothing sent), check that the engine implements the readings the case
+pins (else skipped) and has the capabilities it needs (else unsupported), as its hello
 declared them (`declared.py`); `start` from the pinned setup (the engine's
 profile, its own readings with the case's pins on top as overrides); apply the
 scripted actions, checking that the engine asks the seat each one names; `deal`
@@ -11,7 +12,9 @@ the script and the expectations (`capability_view.py`). A failed check
 fails the case; anything the engine does wrong at the protocol level errors
 it, kills the engine, and the next case starts a fresh one. After
 `MAX_START_FAILURES` failed starts in a row the remaining cases are errored
-without trying, so a dead engine cannot stretch a run.
+without trying, so a dead engine cannot stretch a run. The xfail list
+(`xfail.py`) then turns a listed case's failure into xfailed, its pass into
+xpassed; under `strict` an xpassed case fails the run (`RunReport.ok`).
 """
 
 from __future__ import annotations
@@ -160,13 +163,15 @@ class Runner:
         report.declaration_error = self.declaration_error
         report.engine_starts = self.engine_starts
         report.unknown_xfails = self.xfails.unknown_ids(c.id for c in pack.cases)
-        report.stale_xfails = self.xfails.stale(
-            (o.case.id, o.status == XFAILED)
-            for o in report.outcomes
-            if o.status in (XFAILED, XPASSED)
-        )
+        report.stale_xfails = self.stale_xfails(report.outcomes)
         report.seconds = time.monotonic() - began
         return report
+
+    def stale_xfails(self, outcomes: list[CaseOutcome]) -> list[StaleXfail]:
+        """The xfail lines that applied to cases of `outcomes` that all passed."""
+        return self.xfails.stale(
+            (o.case.id, o.status == XFAILED) for o in outcomes if o.status in (XFAILED, XPASSED)
+        )
 
     def run_case(self, case: Case) -> CaseOutcome:
         skip = self.skips.entry_for(case)
