@@ -112,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"baloot: {exc}", file=sys.stderr)
         return BROKEN_INSTALL
     except ModuleNotFoundError as exc:  # lark, z3, black: an extra the base install leaves out
-        command = " ".join(filter(None, [args.command, getattr(args, "conform_command", None)]))
+        command = " ".join(filter(None, [args.command, getattr(args, "conform_command", None),
+                                         getattr(args, "spec_command", None)]))
         message = extras.missing_message(command, exc)
         if message is None:
             raise

@@ -24,12 +24,12 @@ OPTIONAL = {
 }
 
 # Commands that need more than one optional module: the extra that brings them all,
-# so that one install is enough (`baloot verify` needs lark and z3).
+# so that one install is enough, and the modules they need (`baloot verify`: lark, z3).
 COMMAND_EXTRA = {
-    "verify": "proofs",
-    "explore": "proofs",
-    "gen": "dev",
-    "conform mutants": "dev",
+    "verify": ("proofs", ("lark", "z3")),
+    "explore": ("proofs", ("lark", "z3")),
+    "gen": ("dev", ("lark", "black")),
+    "conform mutants": ("dev", ("lark", "black")),
 }
 
 
@@ -44,7 +44,9 @@ def missing(modules: tuple[str, ...]) -> tuple[str, ...]:
 
 def extra_for(command: str, module: str) -> str:
     """The extra to install for `baloot COMMAND`, which lacks `module`."""
-    return COMMAND_EXTRA.get(command) or OPTIONAL[module][1]
+    if command in COMMAND_EXTRA:
+        return COMMAND_EXTRA[command][0]
+    return OPTIONAL[module][1]
 
 
 def missing_message(command: str, error: ModuleNotFoundError) -> str | None:
@@ -53,6 +55,7 @@ def missing_message(command: str, error: ModuleNotFoundError) -> str | None:
     module = (error.name or "").split(".")[0]
     if module not in OPTIONAL:
         return None
-    distribution = OPTIONAL[module][0]
-    return (f"baloot {command}: needs {distribution}, which the base install leaves out; "
-            f"install it with: {install_hint(extra_for(command, module))}")
+    lacking = missing(COMMAND_EXTRA[command][1]) if command in COMMAND_EXTRA else ()
+    names = " and ".join(OPTIONAL[name][0] for name in (lacking or (module,)))
+    return (f"baloot {command}: needs {names}, which the base install leaves out; "
+            f"install with: {install_hint(extra_for(command, module))}")

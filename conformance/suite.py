@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rich.markup import escape
 from rich.table import Table
 
 from baloot.conformance import extras
@@ -130,7 +131,7 @@ def run_suite(args: argparse.Namespace, command: Command) -> int:
         reason = "--skip" if chosen else step.skip_reason(checkout)
         if reason is not None:
             console.print(f"[dim]skipped {step.title} (baloot {' '.join(step.argv)}): "
-                          f"{reason}[/dim]", highlight=False)
+                          f"{escape(reason)}[/dim]", highlight=False)
             results.append(Result(step, None, reason=reason))
             continue
         console.rule(f"[bold]{step.title}[/bold]  (baloot {' '.join(step.argv)})")
@@ -150,7 +151,7 @@ def run_suite(args: argparse.Namespace, command: Command) -> int:
     table.add_column("seconds", justify="right")
     for result in results:
         if result.status is None:
-            mark, seconds = f"[dim]skipped: {result.reason}[/dim]", ""
+            mark, seconds = f"[dim]skipped: {escape(result.reason)}[/dim]", ""
         else:
             mark = "[green]passed[/green]" if result.status == 0 else "[bold red]FAILED[/bold red]"
             seconds = f"{result.seconds:.1f}"
