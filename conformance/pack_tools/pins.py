@@ -22,13 +22,15 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.harness.engine_process import EngineProcess
 from baloot.conformance.harness.pack import Case
 from baloot.conformance.harness.runner import PASSED, Runner
 from baloot.conformance.harness.variants import Register
+from baloot.conformance.pack_tools import pins_cache
+from baloot.conformance.pack_tools.pins_trace import NotingApi
 
 # variant -> the readings a case pins (one, or every reading it holds under)
 Pins = dict[str, tuple[str, ...]]
@@ -148,41 +150,76 @@ class PinChecker:
     ) -> None:
         self.register = register
         self.profiles = profiles
-        self.engine = engine or InProcessEngine()
+        # The in-process reference notes the variants each run consults (`pins_trace`);
+        # an engine given here is played under every reading.
+        self.noting = NotingApi() if engine is None else None
+        self.engine = engine or InProcessEngine(self.noting)
         self.runners = {p: Runner(self.engine, register, profile=p) for p in profiles}
         self.runs = 0
         self._seen: dict[tuple[str, tuple[tuple[str, str], ...]], Verdict] = {}
+        # the same keys -> the variants that run consulted, where they were noted
+        self._consulted: dict[tuple[str, tuple[tuple[str, str], ...]], frozenset[str]] = {}
 
-    def verdict(self, case: Case, profile: str, requires: dict[str, str]) -> Verdict:
-        """The case played from `profile` with exactly these readings pinned."""
+    def _key(self, case: Case, profile: str, requires: dict[str, str]
+             ) -> tuple[str, tuple[tuple[str, str], ...]]:
         # Two runs with the same readings in effect are the same run (a case pinning every
         # variant a profile sets plays alike from each profile).
         played = tuple(sorted({**self.register.readings_of(profile), **requires}.items()))
-        key = (case.id, played)
+        return (case.id, played)
+
+    def verdict(self, case: Case, profile: str, requires: dict[str, str]) -> Verdict:
+        """The case played from `profile` with exactly these readings pinned."""
+        key = self._key(case, profile, requires)
         if key not in self._seen:
             self.runs += 1
             probe = dataclasses.replace(case, requires=requires, also_holds={})
+            noting = self.noting if self.noting is not None and self.noting.noting else None
+            if noting is not None:
+                noting.forget()
             outcome = self.runners[profile].run_case(probe)
             self._seen[key] = (outcome.status == PASSED, outcome.message)
+            if noting is not None:
+                self._consulted[key] = noting.forget()
         return self._seen[key]
+
+    def _own(self, case: Case, profile: str) -> Verdict:
+        """The case under its own pins, the variants it consults noted."""
+        if self.noting is None:
+            return self.verdict(case, profile, dict(case.requires))
+        self.noting.noting = True
+        try:
+            return self.verdict(case, profile, dict(case.requires))
+        finally:
+            self.noting.noting = False
+
+    def consulted(self, case: Case, profile: str, requires: dict[str, str]
+                  ) -> frozenset[str] | None:
+        """The variants the run of `verdict(case, profile, requires)` consulted; None when
+        not known (an engine process, or a checker whose verdicts come from elsewhere)."""
+        return self._consulted.get(self._key(case, profile, requires))
 
     def check(self, case: Case) -> CaseCheck:
         """The case under its own pins from each profile and, where it passes there, under
         every reading of every variant (one at a time, its other pins kept at their first
         reading)."""
         self._seen.clear()  # a case edited between two checks keeps its id
-        own = {p: self.verdict(case, p, dict(case.requires)) for p in self.profiles}
+        self._consulted.clear()
+        own = {p: self._own(case, p) for p in self.profiles}
         readings = {name: tuple(info.readings) for name, info in self.register.variants.items()}
         found = CaseCheck(case, self.profiles, own, readings)
         for profile in self.profiles:
             if not own[profile][0]:
                 continue  # a case failing under its own readings is `baloot conform`'s to report
             base = self.register.readings_of(profile)
+            # A variant the run never consulted plays alike under each of its readings
+            # (`pins_trace`): the run under another reading of it is this one.
+            consulted = self.consulted(case, profile, dict(case.requires))
             for name, info in self.register.variants.items():
                 played = case.requires.get(name, base.get(name))
+                alike = consulted is not None and name not in consulted
                 for reading in info.readings:
                     found.runs[(profile, name, reading)] = (
-                        own[profile] if reading == played
+                        own[profile] if reading == played or alike
                         else self.verdict(case, profile, {**case.requires, name: reading})
                     )
         return found
@@ -252,14 +289,47 @@ def check_cases(
     engine_argv: list[str] | None = None,
     on_case: Callable[[CaseCheck], None] | None = None,
 ) -> list[CaseCheck]:
-    """Check every case, in the order given."""
+    """Check every case, in the order given. Against the in-process reference, a case
+    checked before, unchanged, under the same register and code, is not played again
+    (`pins_cache`)."""
+    folder = pins_cache.cache_folder() if engine_argv is None else None
+    keys = [pins_cache.check_key(c, register, profiles) for c in cases] if folder else []
+    kept: dict[int, CaseCheck] = {}
+    if folder is not None:
+        for at, (case, key) in enumerate(zip(cases, keys, strict=True)):
+            data = pins_cache.load(folder, key)
+            if data is not None:
+                kept[at] = _from_data(case, register, profiles, data)
+    todo = [c for at, c in enumerate(cases) if at not in kept]
+    played = map_with_checker(_check, todo, register, profiles, jobs=jobs,
+                              engine_argv=engine_argv)
     checks: list[CaseCheck] = []
-    for check in map_with_checker(_check, cases, register, profiles, jobs=jobs,
-                                  engine_argv=engine_argv):
+    for at in range(len(cases)):
+        check = kept.get(at)
+        if check is None:
+            check = next(played)
+            if folder is not None:
+                pins_cache.store(folder, keys[at], _to_data(check))
         checks.append(check)
         if on_case:
             on_case(check)
     return checks
+
+
+def _to_data(check: CaseCheck) -> dict[str, Any]:
+    return {"own": {p: list(v) for p, v in check.own.items()},
+            "runs": [[p, v, r, passed, message]
+                     for (p, v, r), (passed, message) in check.runs.items()]}
+
+
+def _from_data(case: Case, register: Register, profiles: list[str], data: dict[str, Any]
+               ) -> CaseCheck:
+    readings = {name: tuple(info.readings) for name, info in register.variants.items()}
+    own = {str(p): (bool(v[0]), str(v[1])) for p, v in data["own"].items()}
+    found = CaseCheck(case, list(profiles), own, readings)
+    for p, v, r, passed, message in data["runs"]:
+        found.runs[(str(p), str(v), str(r))] = (bool(passed), str(message))
+    return found
 
 
 def unpinned_cases(
