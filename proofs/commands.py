@@ -21,6 +21,7 @@ from rich.table import Table
 
 from baloot.conformance.harness.terminal import console as make_console
 from baloot.grammar import model as m
+from baloot.grammar.destinations import REFUSED, refusal
 from baloot.grammar.errors import SpecError
 from baloot.proofs.explore_engine import SearchBound
 
@@ -118,6 +119,12 @@ def _load(args: argparse.Namespace) -> m.Spec | None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    if args.write:  # an installed package is read-only (destinations.py)
+        refused = refusal("verify --write", [args.results],
+                          "pass --results FILE to store the outcomes there")
+        if refused:
+            print(refused, file=sys.stderr)
+            return REFUSED
     spec = _load(args)
     if spec is None:
         return 2
@@ -194,6 +201,13 @@ def print_outcomes(console: Console, outcomes: list[ProofOutcome]) -> None:
 
 
 def run_explore(args: argparse.Namespace) -> int:
+    if not (args.no_write or args.check):  # an installed package is read-only
+        refused = refusal("explore", [args.results, args.cases, args.notes],
+                          "pass --results FILE, --cases DIR and --notes FILE to write "
+                          "elsewhere, or --no-write")
+        if refused:
+            print(refused, file=sys.stderr)
+            return REFUSED
     spec = _load(args)
     if spec is None:
         return 2
