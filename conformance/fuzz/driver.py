@@ -25,10 +25,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import baloot.reference_impl
+from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.adapters.reference_adapter import Adapter
 from baloot.conformance.fuzz import limits
 from baloot.conformance.fuzz.engine_side import (
@@ -734,33 +737,123 @@ def replay(
     one request by request would give, which is played whenever the plan fails (and
     always with `plan=False`)."""
     reference = reference or ReferenceEndpoint()
-    if plan and engine.running and batches(engine.hello) and trial.capabilities == limits.ALL:
-        planned = _planned(trial, engine, reference, start_timeout)
+    if plan and _plannable(trial, engine):
+        planned = _plan(trial, reference)
         if planned is not None:
-            return planned
+            settled = _settle(planned, _sent(engine, planned), engine, reference, start_timeout)
+            if settled is not None:
+                return settled
     return _Duel(trial, engine, reference, start_timeout).run()
 
 
-def _planned(
-    trial: Trial, engine: EngineProcess, reference: Endpoint, start_timeout: float | None
-) -> Replay | None:
-    """The replay, from a plan sent in batches; None when it must be played request by
-    request (a disagreement, a reply other than the reference's, a failed batch)."""
+def replays(
+    trials: Iterable[Trial],
+    engine: EngineProcess,
+    reference: Endpoint | None = None,
+    *,
+    start_timeout: float | None = None,
+) -> Iterator[Replay]:
+    """`replay` of each trial in turn, the engine sent the same requests in the same order,
+    and each replay the same; but while an engine process answers one game's plan, the
+    next game is planned on the reference (the plan goes out from a second thread, which
+    waits for the engine process while this one works): the two processes play at once."""
+    ref = reference or ReferenceEndpoint()
+    if isinstance(engine, InProcessEngine):  # no other process to play at once with
+        for trial in trials:
+            yield replay(trial, engine, ref, start_timeout=start_timeout)
+        return
+
+    def finish(planned: _Planned, sent: Future[list[Any] | EngineError]) -> Replay:
+        settled = _settle(planned, sent.result(), engine, ref, start_timeout)
+        if settled is not None:
+            return settled
+        return _Duel(planned.trial, engine, ref, start_timeout).run()
+
+    with ThreadPoolExecutor(1, thread_name_prefix="fuzz-plan") as sender:
+        pending: tuple[_Planned, Future[list[Any] | EngineError]] | None = None
+        for trial in trials:
+            # planned while the engine answers the last game; as `replay` plans it, when
+            # the engine still takes a plan once that game is settled (it may have died)
+            early = _plannable(trial, engine)
+            planned = _plan(trial, ref) if early else None
+            if pending is not None:
+                yield finish(*pending)
+                pending = None
+            if not _plannable(trial, engine):
+                planned = None
+            elif not early:
+                planned = _plan(trial, ref)
+            if planned is not None:
+                pending = (planned, sender.submit(_sent, engine, planned))
+            else:
+                yield _Duel(trial, engine, ref, start_timeout).run()
+        if pending is not None:
+            yield finish(*pending)
+
+
+def _plannable(trial: Trial, engine: EngineProcess) -> bool:
+    return engine.running and batches(engine.hello) and trial.capabilities == limits.ALL
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """A game played against a stand-in engine (`Planner`): its requests and its replay."""
+
+    trial: Trial
+    planner: Planner
+    replay: Replay
+
+
+class _Running(EngineProcess):
+    """What a planned game's duel holds as its engine: one that runs (the stand-in answers
+    every request), so planning never starts, kills or waits for the engine process."""
+
+    def __init__(self) -> None:
+        super().__init__(["(the plan's stand-in engine)"])
+
+    @property
+    def running(self) -> bool:
+        return True
+
+
+def _plan(trial: Trial, reference: Endpoint) -> _Planned | None:
+    """The game played against a stand-in that answers as the reference does; None when
+    the plan itself ends early or disagrees (it must then be played request by request)."""
     planner = Planner(lambda message: duel.as_reference(message))
-    duel = _Duel(trial, engine, reference, start_timeout, EngineSide(planner))
+    duel = _Duel(trial, _Running(), reference, None, EngineSide(planner))
     plan = duel.run()
     if plan.disagreement is not None or plan.ended is not None:
         return None
+    return _Planned(trial, planner, plan)
+
+
+def _sent(engine: EngineProcess, planned: _Planned) -> list[Any] | EngineError:
+    """The engine's replies to the plan, or the error that stopped them (the engine is then
+    killed: a late reply must not meet the next request)."""
     try:
-        replies = send_plan(engine, planner.flat())
-    except EngineError:
-        engine.kill()  # a late reply must not meet the next request
+        return send_plan(engine, planned.planner.flat())
+    except EngineError as exc:
+        engine.kill()
+        return exc
+
+
+def _settle(
+    planned: _Planned,
+    replies: list[Any] | EngineError,
+    engine: EngineProcess,
+    reference: Endpoint,
+    start_timeout: float | None,
+) -> Replay | None:
+    """The replay, from the engine's replies to the plan; None when it must be played
+    request by request (a disagreement, a reply other than the reference's, a failed
+    batch)."""
+    if isinstance(replies, EngineError):
         return None
-    if replies == planner.predicted:
-        return plan  # every reply the reference's: the replay is the plan
-    side = EngineSide(Replayer(planner, replies))
+    if replies == planned.planner.predicted:
+        return planned.replay  # every reply the reference's: the replay is the plan
+    side = EngineSide(Replayer(planned.planner, replies))
     try:
-        found = _Duel(trial, engine, reference, start_timeout, side).run()
+        found = _Duel(planned.trial, engine, reference, start_timeout, side).run()
     except Diverged:
         return None
     return found if found.disagreement is None and found.ended is None else None

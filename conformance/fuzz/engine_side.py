@@ -115,7 +115,7 @@ class EngineSide:
 # (`Replayer`), and when that meets a disagreement or leaves the plan, again
 # against the engine, request by request, as without the plan.
 
-CHUNK = 48  # requests a batch when sending a plan (a batch reply stays well under 1 MiB)
+CHUNK = 200  # requests a batch when sending a plan (a batch reply stays well under 1 MiB)
 
 
 class Diverged(Exception):
