@@ -5,6 +5,8 @@
     baloot explore [--spec DIR] [--variant NAME|ID ...] [--no-write | --check]
                    [--cases DIR] [--notes FILE] [--results FILE] [--deals N] [--seed N]
                    [--jobs N]
+    baloot explore --impact [--rounds N] [--profile NAME] [--shard K/N | --merge FILE ...]
+                   [--impact-results FILE] [--no-write | --check] [--seed N] [--jobs N]
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from baloot.conformance.harness.terminal import console as make_console
 from baloot.grammar import model as m
 from baloot.grammar.destinations import REFUSED, refusal
 from baloot.grammar.errors import SpecError
+from baloot.proofs import impact_command
 from baloot.proofs.explore_engine import SearchBound
 
 # The spec's parser (lark) and the prover (z3) are loaded when a command runs, not
@@ -97,7 +100,8 @@ def register(subparsers: Any) -> None:
                          f"(default {bound.deals})")
     explore.add_argument("--seed", type=int, default=1, help="seed of the random deals")
     explore.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    explore.set_defaults(run=run_explore)
+    impact_command.add_arguments(explore)
+    explore.set_defaults(run=run_explore_or_impact)
 
 
 def _spec_arg(parser: argparse.ArgumentParser) -> None:
@@ -198,6 +202,16 @@ def print_outcomes(console: Console, outcomes: list[ProofOutcome]) -> None:
 
 
 # ------------------------------------------------------------------ explore --
+
+
+def run_explore_or_impact(args: argparse.Namespace) -> int:
+    """`baloot explore`, or with --impact (or --merge) how often each ambiguity matters."""
+    if not (args.impact or args.merge):
+        return run_explore(args)
+    spec = _load(args)
+    if spec is None:
+        return 2
+    return impact_command.run_impact(args, spec)
 
 
 def run_explore(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from baloot.grammar import model as m
 from baloot.grammar.render import blocks as d
-from baloot.grammar.render import extras, scoring, sections
+from baloot.grammar.render import extras, impact, scoring, sections
 from baloot.grammar.render.html import render_html
 from baloot.grammar.render.markdown import render_markdown
 from baloot.grammar.render.source import Sources
@@ -64,6 +64,7 @@ def build_document(spec: m.Spec, out_dir: Path | None = None,
         sections.raises_section(spec),
         scoring.scoring_section(spec, root, options.examples),
         sections.variants_section(spec, witnesses, witness_head),
+        impact.impact_section(spec, root),
         _proofs(options.proofs, root),
         sections.index_section(spec),
     ]
