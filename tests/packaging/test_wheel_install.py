@@ -97,6 +97,12 @@ def can_build_here() -> bool:
     return setuptools >= (68, 0)
 
 
+def pip_version() -> tuple[int, ...]:
+    """pip's major and minor version (`24.1b1` -> (24, 1))."""
+    found = re.match(r"(\d+)\.(\d+)", importlib.metadata.version("pip"))
+    return (int(found[1]), int(found[2])) if found else (0, 0)
+
+
 def installed_files_hash(site: Path) -> str:
     """SHA-256 over the installed package's files and its dist-info, by relative path."""
     digest = hashlib.sha256()
@@ -136,13 +142,18 @@ def test_the_wheel_installs_and_runs_read_only(tmp_path: Path,
     (wheel,) = wheels.glob("baloot_conformance-*.whl")
     phases = {"build": time.perf_counter() - started}
 
+    # a venv without the system's site packages; this pip installs into it (pip 22.3 and
+    # later take --python), else the venv's own
     venv = tmp_path / "venv"
-    made = run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp_path)
+    own_pip = pip_version() < (22, 3)
+    made = run([sys.executable, "-m", "venv", *([] if own_pip else ["--without-pip"]),
+                str(venv)], cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
     python = bin_dir / ("python.exe" if os.name == "nt" else "python")
-    installed = run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
-                     str(wheel)], cwd=tmp_path, env=clean_env())
+    pip = [str(python), "-m", "pip"] if own_pip else [sys.executable, "-m", "pip", "--python",
+                                                      str(python)]
+    installed = run([*pip, "install", "-q", str(wheel)], cwd=tmp_path, env=clean_env())
     skip_when_offline("install the wheel's base dependencies", installed)
     site = Path(run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                     cwd=tmp_path, env=clean_env()).stdout.strip())
