@@ -30,7 +30,8 @@ from typing import IO, Any, Protocol
 
 import baloot.reference_impl
 from baloot.conformance.harness import schemas
-from baloot.conformance.harness.engine_process import PROTOCOL_VERSION, strict_json
+from baloot.conformance.harness.engine_process import PROTOCOL_VERSION
+from baloot.conformance.harness.json_input import strict_json
 from baloot.conformance.harness.schemas import REQUEST_TYPES
 from baloot.conformance.harness.variants import load_register
 from baloot.reference_impl import definitions

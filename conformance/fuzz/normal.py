@@ -52,11 +52,21 @@ def _projects(value: Any) -> Any:
         return value
     return sorted(
         json.dumps(
-            {**p, "cards": sorted(p.get("cards", []))} if isinstance(p, dict) else p,
+            {**p, "cards": _sorted(p["cards"]) if isinstance(p.get("cards"), list)
+             else p.get("cards", [])} if isinstance(p, dict) else p,
             sort_keys=True,
         )
         for p in value
     )
+
+
+def _sorted(items: list[Any]) -> list[Any]:
+    """A hand in order; an engine's hand of things that do not compare (a number beside a
+    card) in the order of their JSON text, so the difference is shown, not a TypeError."""
+    try:
+        return sorted(items)
+    except TypeError:
+        return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
 
 
 def normal_state(state: dict[str, Any], fields: Iterable[str]) -> dict[str, Any]:
@@ -64,7 +74,7 @@ def normal_state(state: dict[str, Any], fields: Iterable[str]) -> dict[str, Any]
     for key in fields:
         value = state.get(key, MISSING)
         if key == "hands" and isinstance(value, list):
-            value = [sorted(h) if isinstance(h, list) else h for h in value]
+            value = [_sorted(h) if isinstance(h, list) else h for h in value]
         elif key == "contract" and isinstance(value, dict):
             value = {k: value.get(k) for k in CONTRACT_FIELDS}
         elif key == "declarations":

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
 import queue
 import re
@@ -30,6 +29,7 @@ import time
 from collections import deque
 from typing import IO, Any
 
+from baloot.conformance.harness.json_input import strict_json
 from baloot.conformance.harness.schemas import reply_errors, request_errors
 
 PROTOCOL_VERSION = 1
@@ -275,6 +275,14 @@ class EngineProcess:
             raise EngineError(ENGINE_ERROR, f"{request['type']}: {printable(reply.get('error'))}")
         if not isinstance(reply.get("ok"), bool):
             raise EngineError(SCHEMA, f"{request['type']} reply has no boolean 'ok'")
+        refused = reply.get("refused")
+        if refused is not None and not (
+            isinstance(refused, dict) and isinstance(refused.get("clauses", []), list)
+        ):  # what the runner reads of a refusal, whether or not it validates the rest
+            raise EngineError(
+                SCHEMA, f"{request['type']} reply's 'refused' is not an object with a "
+                f"'clauses' list: {_clip(line)}"
+            )
         return reply
 
     def _exit_error(self, when: str) -> EngineError:
@@ -321,29 +329,6 @@ def read_reply(line: bytes) -> dict[str, Any]:
             INVALID_JSON, f"reply holds a lone surrogate escape, not Unicode text: {_clip(line)}"
         )
     return reply
-
-
-def strict_json(text: str | bytes) -> Any:
-    """JSON as the protocol carries it: no NaN, no infinity, no number too large for a
-    double. Raises ValueError (UnicodeDecodeError for bytes that are not UTF-8), also for
-    text nested deeper than the decoder can follow."""
-    try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
-    except RecursionError:
-        raise ValueError("nested deeper than JSON can be read") from None
-
-
-def _no_constant(name: str) -> Any:
-    """JSON has no NaN or Infinity: a reply holding one is not JSON."""
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite_float(text: str) -> float:
-    """A JSON number with a fraction or exponent, refused when no double holds it (1e400)."""
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text[:40]} is too large a number")
-    return value
 
 
 # Only a \uD800-\uDFFF escape can put a surrogate in a text decoded from UTF-8.

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from baloot.conformance.harness.json_input import strict_json
 from baloot.conformance.harness.schemas import schema_errors
 
 
@@ -151,10 +152,7 @@ def read_json(path: Path, problems: list[Problem]) -> Any:
         problems.append(Problem(str(path), f"not UTF-8 text: byte {exc.start} cannot be read"))
         return None
     try:
-        return json.loads(text)
-    except RecursionError:
-        problems.append(Problem(str(path), "nested deeper than JSON can be read"))
-        return None
+        return strict_json(text)  # no NaN, no 1e400, no recursion past the decoder's depth
     except json.JSONDecodeError as exc:
         problems.append(
             Problem(
@@ -162,6 +160,27 @@ def read_json(path: Path, problems: list[Problem]) -> Any:
             )
         )
         return None
+    except ValueError as exc:
+        message = str(exc)
+        problems.append(Problem(str(path), message if message.startswith("nested") else
+                                f"not valid JSON: {message}"))
+        return None
+
+
+def fractions(value: Any) -> Iterator[str]:
+    """A pack holds whole numbers only (seats, totals, counts): JSON Schema takes 1.0 for
+    the integer 1, the runner does not, so every number written with a fraction or an
+    exponent is a problem at its place."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, float):
+            hint = f" (write {item:.0f})" if item.is_integer() else ""
+            yield f"at {at.lstrip('/') or '(top)'}: {item!r} is not a whole number{hint}"
+        elif isinstance(item, dict):
+            stack.extend((v, f"{at}/{k}") for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{at}/{i}") for i, v in enumerate(item))
 
 
 def _step(raw: Any) -> Step:
@@ -226,13 +245,13 @@ def load_case_file(
         return []
     # Whole-file problems outside the case list.
     top = {k: v for k, v in data.items() if k != "cases"}
-    for message in schema_errors("case-file", {**top, "cases": []}):
+    for message in schema_errors("case-file", {**top, "cases": []}) or list(fractions(top)):
         problems.append(Problem(name, message))
     loaded: list[tuple[dict[str, Any], Case]] = []
     for index, raw in enumerate(data["cases"]):
         label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
         case_name = label or f"#{index + 1}"
-        errors = schema_errors("case-file", {"cases": [raw]})
+        errors = schema_errors("case-file", {"cases": [raw]}) or list(fractions(raw))
         if errors:
             for message in errors:
                 problems.append(
@@ -259,7 +278,7 @@ def load_manifest(folder: Path, problems: list[Problem]) -> tuple[str, str, int]
     data = read_json(path, problems)
     if data is None:
         return ("?", "?", 0)
-    errors = schema_errors("pack", data)
+    errors = schema_errors("pack", data) or list(fractions(data))
     for message in errors:
         problems.append(Problem("pack.json", message))
     if errors:

@@ -131,7 +131,7 @@ def tampered_games(draw: st.DrawFn) -> str:
     return json.dumps(data)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tampered_games(), st.randoms(use_true_random=False))
 def test_a_tampered_game_is_refused_or_plays_on(text: str, rng: random.Random) -> None:
     try:
