@@ -16,6 +16,7 @@ report: never an exception.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 import sys
@@ -175,7 +176,7 @@ def run_campaign(count: int, seed: int = 0, seconds: float = 30.0) -> Tally:
             manifest, case_file = make_input(random.Random(f"{seed}:{index}"))
             folder = Path(tmp) / f"pack{index}"
             attempt(tally, f"seed {seed} input {index}",
-                    lambda f=folder, m=manifest, c=case_file: run_pack(f, m, c), seconds)
+                    functools.partial(run_pack, folder, manifest, case_file), seconds)
     return tally
 
 

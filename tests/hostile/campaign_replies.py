@@ -18,6 +18,7 @@ engine printing them on its stdout, torn lines and floods included) to the runne
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -244,7 +245,7 @@ def run_campaign(count: int, seed: int = 0, seconds: float = 60.0, pipe: int = 0
         while counts["hostile"] < count:
             rng = random.Random(f"{seed}:{index}")
             attempt(tally, f"seed {seed} run {index}",
-                    lambda rng=rng: run_once(rng, Path(tmp), counts), seconds)
+                    functools.partial(run_once, rng, Path(tmp), counts), seconds)
             index += 1
         piped = 0
         if pipe:

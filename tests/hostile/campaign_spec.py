@@ -14,6 +14,7 @@ whose every problem names the file and a line and column inside it.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import random
 import re
@@ -137,7 +138,7 @@ def run_share(seed: int, indices: range, seconds: float) -> Tally:
         for index in indices:
             name, data = mutation(random.Random(f"{seed}:{index}"))
             attempt(tally, f"seed {seed} input {index} ({name})",
-                    lambda name=name, data=data: read_spec(Path(tmp), name, data), seconds)
+                    functools.partial(read_spec, Path(tmp), name, data), seconds)
     return tally
 
 
@@ -154,7 +155,7 @@ def run_campaign(count: int, seed: int = 0, seconds: float = 30.0, jobs: int = 1
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = make_parser("Mutated spec texts through the spec reader.", argv, 10_000).parse_args(argv)
+    args = make_parser("Mutated spec texts through the spec reader.", 10_000).parse_args(argv)
     return finish(run_campaign(args.count, args.seed, args.seconds, args.jobs))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,14 @@ def test_the_case_file_campaign() -> None:
 
 
 def test_the_reply_campaign_in_process_and_through_a_pipe() -> None:
-    assert_clean(campaign_replies.run_campaign(120, seed=1, pipe=2))
+    assert_clean(campaign_replies.run_campaign(120, seed=1, pipe=1))
+
+
+@pytest.mark.parametrize("module", [campaign_spec, campaign_cases, campaign_replies])
+def test_each_campaign_prints_its_counts(module: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    assert module.main(["--count", "2", "--seed", "3"]) == 0
+    assert re.search(r"\d+ inputs, \d+ our errors, \d+ successes, 0 tracebacks, 0 hangs",
+                     capsys.readouterr().out)
 
 
 def _outcome(run: Any) -> str:

@@ -45,7 +45,7 @@ def test_without_killpg_the_windows_branch_is_taken(monkeypatch: pytest.MonkeyPa
         return subprocess.CompletedProcess(argv, 0)
 
     monkeypatch.delattr(os, "killpg")
-    monkeypatch.setattr(engine_process.subprocess, "run", taskkill)
+    monkeypatch.setattr(subprocess, "run", taskkill)
     assert engine_process._group_options() == {"creationflags": 0x00000200}
     engine = EngineProcess(["unused"])
     engine._proc = proc
@@ -61,7 +61,7 @@ def test_without_taskkill_the_process_is_still_killed(monkeypatch: pytest.Monkey
         raise FileNotFoundError(argv[0])
 
     monkeypatch.delattr(os, "killpg")
-    monkeypatch.setattr(engine_process.subprocess, "run", missing)
+    monkeypatch.setattr(subprocess, "run", missing)
     engine = EngineProcess(["unused"])
     engine._proc = proc
     engine.kill()

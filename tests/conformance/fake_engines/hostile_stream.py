@@ -9,6 +9,7 @@ import json
 import os
 import random
 import sys
+from typing import Any
 
 import baloot.reference_impl
 from baloot.conformance.adapters.reference_adapter import Adapter
@@ -20,7 +21,7 @@ LOG = os.environ.get("HOSTILE_STREAM_LOG")
 OUT = sys.stdout.buffer
 
 
-def hostile(seq, reply):
+def hostile(seq: int, reply: dict[str, Any]) -> None:
     kind = RNG.choice(["garbage", "nan", "deep", "latin1", "torn", "long", "extra", "seq",
                        "stderr", "surrogate", "control", "silence", "exit", "big"])
     if LOG:
@@ -62,7 +63,7 @@ def hostile(seq, reply):
     OUT.flush()
 
 
-def main():
+def main() -> None:
     adapter = Adapter(baloot.reference_impl, {n: list(r) for n, r in VARIANTS.items()})
     for line in sys.stdin:
         request = json.loads(line)
