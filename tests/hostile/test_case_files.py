@@ -69,3 +69,17 @@ def test_a_hand_of_things_that_do_not_compare_is_compared_not_a_crash() -> None:
     state = {"hands": [["7S", 3, None, ["x"]], []], "declarations": [{"cards": ["7S", 1]}]}
     normal = normal_state(state, ["hands", "declarations"])
     assert normal["hands"][0] == sorted(["7S", 3, None, ["x"]], key=json.dumps)
+
+
+def test_a_manifest_that_is_no_utf8_is_a_problem_for_lint_and_the_runner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baloot.conformance.cli import main as cli_main
+
+    folder = _pack(tmp_path / "p", json.dumps({"cases": [CASE]}))
+    (folder / "pack.json").write_bytes(b'{"name": "caf\xe9", "version": "1.0.0", "protocol": 1}')
+    _, problems = lint_pack(folder)
+    assert any("pack.json: not UTF-8 text: byte 13 cannot be read" in str(p) for p in problems)
+    assert cli_main(["conform", "--engine", "unused", "--cases", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "run `baloot conform lint`" in err and "Traceback" not in err
