@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from baloot.conformance.cli import main as cli_main
 from baloot.conformance.fuzz.normal import normal_state
 from baloot.conformance.harness.engine_process import EngineError, EngineProcess
 from baloot.conformance.harness.lint import lint_pack
@@ -74,8 +75,6 @@ def test_a_hand_of_things_that_do_not_compare_is_compared_not_a_crash() -> None:
 def test_a_manifest_that_is_no_utf8_is_a_problem_for_lint_and_the_runner(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from baloot.conformance.cli import main as cli_main
-
     folder = _pack(tmp_path / "p", json.dumps({"cases": [CASE]}))
     (folder / "pack.json").write_bytes(b'{"name": "caf\xe9", "version": "1.0.0", "protocol": 1}')
     _, problems = lint_pack(folder)
