@@ -58,3 +58,9 @@ def machine_anchor(name: str) -> str:
 
 def state_anchor(machine: str, state: str) -> str:
     return f"state-{machine}-{state}"
+
+
+def case_anchor(case_id: str) -> str:
+    """`bid.legal.first-bidder` -> `case-bid.legal.first-bidder` (its row in the index of
+    conformance cases)."""
+    return f"case-{case_id}"

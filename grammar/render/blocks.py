@@ -125,6 +125,7 @@ class Table:
     header: tuple[Inlines, ...]
     rows: tuple[tuple[Inlines, ...], ...]
     numeric: tuple[int, ...] = ()  # columns aligned right
+    anchors: tuple[str | None, ...] = ()  # an anchor per row (an index), when given
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,7 @@ class Details:
 
     summary: str
     blocks: tuple[Block, ...]
+    plain_markdown: bool = False  # in Markdown, the summary and the blocks, not folded
 
 
 @dataclass(frozen=True)
@@ -171,10 +173,22 @@ class Section:
 
 
 @dataclass(frozen=True)
+class SearchEntry:
+    """One thing the document's search box finds: a clause, a declaration, a profile or a
+    case, by any of its names (the first is the one shown), and its anchor."""
+
+    kind: str  # clause, rule, table, variant, profile, case ...
+    names: tuple[str, ...]  # "SCORE.7"; a variant: ("A5", "kaboot_value")
+    anchor: str
+    title: str
+
+
+@dataclass(frozen=True)
 class Document:
     title: str
     intro: tuple[Block, ...]
     sections: tuple[Section, ...] = field(default_factory=tuple)
+    search: tuple[SearchEntry, ...] = ()  # what the HTML search box finds (not in Markdown)
 
 
 def anchors_of(document: Document) -> list[str]:
@@ -191,6 +205,8 @@ def anchors_of(document: Document) -> list[str]:
                 visit(block.blocks)
             elif isinstance(block, Details):
                 visit(block.blocks)
+            elif isinstance(block, Table):
+                found.extend(x for x in block.anchors if x)
 
     visit(document.intro)
     for section in document.sections:

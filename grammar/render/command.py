@@ -21,10 +21,12 @@ def add_render_command(
         description="Write the rules document from the spec model: every clause beside the "
         "declarations that formalise it, the rank orders and card values, the project "
         "table, each state machine as a diagram, the raise ladder, the scoring steps with a "
-        "worked example per contract, the variant register with its witnesses, and the z3 "
-        "results. The examples, witnesses and results are read from the files that "
-        "`baloot conform examples`, `baloot explore` and `baloot verify --write` store; the "
-        "rendering runs neither the engine nor z3.")
+        "worked example per contract, the variant register with its witnesses, the z3 "
+        "results, and the conformance cases that test each clause, with an index of the "
+        "cases and a search box. The examples, witnesses and results are read from the files "
+        "that `baloot conform examples`, `baloot explore` and `baloot verify --write` store, "
+        "and the cases from the pack's JSON files; the rendering runs neither the engine nor "
+        "z3.")
     parser.add_argument("--spec", type=Path, default=None,
                         help="the spec folder (default: the project's spec/)")
     parser.add_argument("--out", type=Path, default=None, metavar="DIR",
@@ -33,6 +35,9 @@ def add_render_command(
                         help="z3 results: those stored in proofs/results/invariants.json "
                         "(stored, the default), none, or the JSON file that `baloot verify "
                         "--json FILE` wrote")
+    parser.add_argument("--pack", type=Path, default=None, metavar="DIR",
+                        help="the folder of conformance cases whose ids each clause lists "
+                        "(default: the project's conformance/cases)")
     parser.add_argument("--no-examples", action="store_true",
                         help="leave out the worked examples (docs/worked-examples.json)")
     parser.add_argument("--check", action="store_true",
@@ -50,13 +55,17 @@ def run_render(args: argparse.Namespace) -> int:
         print(err.render(), file=sys.stderr)
         return 1
     try:
+        if args.pack is not None and not args.pack.is_dir():
+            print(f"baloot spec render: no pack folder {args.pack}", file=sys.stderr)
+            return 1
         if args.check:
-            return _check(spec, args.out)
+            return _check(spec, args.out, args.pack)
         if args.proofs not in ("stored", "none") and not Path(args.proofs).is_file():
             print(f"baloot spec render: no proof results file {args.proofs}", file=sys.stderr)
             return 1
         written = render(spec, args.out,
-                         Options(examples=not args.no_examples, proofs=args.proofs))
+                         Options(examples=not args.no_examples, proofs=args.proofs,
+                                 pack=args.pack))
     except StoredFileError as err:
         print(f"baloot spec render: {err}", file=sys.stderr)
         return 1
@@ -64,12 +73,13 @@ def run_render(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check(spec: m.Spec, out: Path | None) -> int:
-    stale = stale_files(spec, out)
+def _check(spec: m.Spec, out: Path | None, pack: Path | None) -> int:
+    stale = stale_files(spec, out, pack)
     for item in stale:
         print(item.render(), file=sys.stderr)
     if stale:
-        again = "baloot spec render" + (f" --out {out}" if out else "")
+        again = "baloot spec render" + (f" --out {out}" if out else "") + (
+            f" --pack {pack}" if pack else "")
         print(f"baloot spec render --check: the rules document is out of date; run `{again}` "
               "to write it again", file=sys.stderr)
         return 1

@@ -47,9 +47,10 @@ def project_root() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
-def _rel(path: Path, out_dir: Path) -> str:
+def rel_link(path: Path, out_dir: Path) -> str:
     """A link from the document's folder to a project file."""
     return Path(os.path.relpath(path.resolve(), out_dir.resolve())).as_posix()
+
 
 
 # --------------------------------------------------------------- witnesses --
@@ -161,7 +162,7 @@ def pair_blocks(pair: Pair, cases: dict[str, Path], out_dir: Path) -> list[d.Blo
                          d.Str(": " + e.under.get(reading, "?"))])
         if e.cases:
             item.append(d.Str("; cases "))
-            item.extend(d.joined([d.Link(c, _rel(cases[c], out_dir), code=True) if c in cases
+            item.extend(d.joined([d.Link(c, rel_link(cases[c], out_dir), code=True) if c in cases
                                   else d.Code(c) for c in e.cases]))
         item.append(d.Str("."))
         items.append(tuple(item))
@@ -191,7 +192,7 @@ def witness_blocks(spec: m.Spec, root: Path, out_dir: Path
             per[variant.id] = (d.Heading(4, d.inlines("Witnesses")), *blocks)
     head = (d.Para((d.Str("Each ambiguity's witnesses are those "), d.Code(EXPLORE),
                     d.Str(" found and stored in "),
-                    d.Link(WITNESSES.as_posix(), _rel(path, out_dir), code=True),
+                    d.Link(WITNESSES.as_posix(), rel_link(path, out_dir), code=True),
                     d.Str(": for each pair of readings, the smallest input on which a rule "
                           "gives different values (symbolic, z3), and a deal and actions "
                           "after which the engine's legal actions, state or result differ "

@@ -1,5 +1,6 @@
 """`baloot spec render --check`: is the checked-in rules document what the spec and the
-stored results (worked examples, witnesses, proof outcomes) render now?
+stored results (worked examples, witnesses, proof outcomes) and the pack's cases render
+now?
 
 Every section is compared, line for line: the renderer reads only the spec and
 files that regenerate byte for byte, so the document does too. `proof_rows`
@@ -58,11 +59,13 @@ FORMATS: tuple[tuple[str, Callable[[d.Document], str]], ...] = (
 )
 
 
-def stale_files(spec: m.Spec, out_dir: Path | None = None) -> list[Stale]:
+def stale_files(spec: m.Spec, out_dir: Path | None = None,
+                pack: Path | None = None) -> list[Stale]:
     """The files of the document in `out_dir` (default docs/) that are missing or differ
-    from a fresh rendering; an empty list when all are up to date."""
+    from a fresh rendering (of the cases in `pack`, default conformance/cases); an empty
+    list when all are up to date."""
     out_dir = out_dir or default_out_dir()
-    document = build_document(spec, out_dir, Options())
+    document = build_document(spec, out_dir, Options(pack=pack))
     stale = []
     for name, render in FORMATS:
         path = out_dir / name

@@ -1,11 +1,13 @@
-"""The rules document as one self-contained HTML file: inline CSS, inline SVG,
-no scripts, no fonts or styles from anywhere else. Every text is escaped."""
+"""The rules document as one self-contained HTML file: inline CSS, inline SVG, the
+inline script of its search box (`search.py`) and nothing else, no fonts, styles or
+scripts from anywhere else. Every text is escaped."""
 
 from __future__ import annotations
 
 from html import escape
 
 from baloot.grammar.render import blocks as d
+from baloot.grammar.render.search import search_form, search_scripts
 
 CSS = """
 :root { --ink: #1d2430; --muted: #5b6675; --line: #d9dee6; --accent: #2a5d9f;
@@ -53,6 +55,14 @@ details summary { cursor: pointer; color: var(--muted); }
 figure.diagram { margin: 1rem 0; overflow-x: auto; }
 figure.diagram svg { max-width: 100%; height: auto; }
 figure.diagram figcaption { color: var(--muted); font-size: .85rem; }
+[hidden] { display: none !important; }
+form.search { margin: .6rem 0 0 0; position: relative; max-width: 46rem; }
+form.search input { width: 22rem; max-width: 60%; padding: .25rem .4rem; font: inherit; }
+#search-results { list-style: none; margin: .3rem 0 0 0; padding: 0; max-height: 16rem;
+  overflow-y: auto; font-size: .88rem; }
+#search-results li { padding: .1rem 0; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; color: var(--muted); }
+.cases p, .snapshots p { margin: .3rem 0; font-size: .92rem; }
 """.strip()
 
 
@@ -104,8 +114,10 @@ def block_html(block: d.Block) -> str:
             return f"<{tag}{cls}>{inline_html(runs)}</{tag}>"
 
         head = "".join(cell("th", i, h) for i, h in enumerate(block.header))
-        rows = "".join("<tr>" + "".join(cell("td", i, c) for i, c in enumerate(row)) + "</tr>"
-                       for row in block.rows)
+        ids = (*block.anchors, *(None,) * (len(block.rows) - len(block.anchors)))
+        rows = "".join(f"<tr{_id(anchor)}>" + "".join(cell("td", i, c)
+                                                      for i, c in enumerate(row)) + "</tr>"
+                       for row, anchor in zip(block.rows, ids, strict=True))
         return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
     if isinstance(block, d.BulletList):
         items = "".join(f"<li>{inline_html(item)}</li>" for item in block.items)
@@ -140,6 +152,7 @@ def render_html(document: d.Document) -> str:
         "<body>",
         f'<header class="top"><h1 id="top">{_e(document.title)}</h1>',
         *(block_html(b) for b in document.intro),
+        *([search_form()] if document.search else []),
         "</header>",
         f'<nav class="toc" aria-label="contents"><ol>{toc}</ol></nav>',
         "<main>",
@@ -148,5 +161,8 @@ def render_html(document: d.Document) -> str:
         parts.extend(section_opening(section))
         parts.extend(block_html(b) for b in section.blocks)
         parts.append("</section>")
-    parts += ["</main>", "</body>", "</html>", ""]
+    parts.append("</main>")
+    if document.search:
+        parts.extend(search_scripts(document.search))
+    parts += ["</body>", "</html>", ""]
     return "\n".join(parts)

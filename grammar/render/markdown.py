@@ -71,7 +71,10 @@ def block_md(block: d.Block) -> list[str]:
         head = "| " + " | ".join(_cell(h) for h in block.header) + " |"
         rule = "|" + "|".join("---:" if i in block.numeric else "---"
                               for i in range(len(block.header))) + "|"
-        rows = ["| " + " | ".join(_cell(c) for c in row) + " |" for row in block.rows]
+        ids = (*block.anchors, *(None,) * (len(block.rows) - len(block.anchors)))
+        rows = ["| " + (f'<a id="{anchor}"></a>' if anchor else "")
+                + " | ".join(_cell(c) for c in row) + " |"
+                for row, anchor in zip(block.rows, ids, strict=True)]
         return [head, rule, *rows, ""]
     if isinstance(block, d.BulletList):
         return [*("- " + inline_md(item) for item in block.items), ""]
@@ -79,6 +82,8 @@ def block_md(block: d.Block) -> list[str]:
         return ["```mermaid", block.mermaid, "```", "", "*" + inline_md(block.caption) + "*", ""]
     if isinstance(block, d.Details):
         inner = [line for b in block.blocks for line in block_md(b)]
+        if block.plain_markdown:
+            return inner
         return [f"<details><summary>{_e(block.summary)}</summary>", "", *inner, "</details>", ""]
     return [*_anchor(block.anchor), *(line for b in block.blocks for line in block_md(b))]
 

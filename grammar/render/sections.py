@@ -13,6 +13,7 @@ from baloot.grammar import model as m
 from baloot.grammar.analysis import variants_used
 from baloot.grammar.render import anchors as a
 from baloot.grammar.render import blocks as d
+from baloot.grammar.render.cases import Pack, clause_cases
 from baloot.grammar.render.source import Sources, location
 from baloot.grammar.render.svg import machine_mermaid, machine_svg, transition_label
 
@@ -118,7 +119,8 @@ def declaration_box(spec: m.Spec, sources: Sources, decl: m.Cited) -> d.Box:
     return d.Box(a.decl_anchor(decl), f"decl {kind}", tuple(blocks))
 
 
-def clause_box(spec: m.Spec, sources: Sources, placement: Placement, clause: m.Clause) -> d.Box:
+def clause_box(spec: m.Spec, sources: Sources, placement: Placement, clause: m.Clause,
+               pack: Pack | None = None) -> d.Box:
     blocks: list[d.Block] = [
         d.Heading(3, (d.Str(clause.id),)),
         d.Quote(d.inlines(clause.text)),
@@ -152,22 +154,26 @@ def clause_box(spec: m.Spec, sources: Sources, placement: Placement, clause: m.C
         blocks.append(d.Note(d.inlines("No declaration of the spec formalises this clause yet.")))
     if variants:
         blocks.append(d.Para((d.Em("Ambiguities: "), *d.joined([decl_link(v) for v in variants]))))
+    if pack is not None:
+        blocks.append(clause_cases(pack, clause.id))
     return d.Box(a.clause_id_anchor(clause.id), "clause", tuple(blocks))
 
 
-def clauses_section(spec: m.Spec, sources: Sources) -> d.Section:
+def clauses_section(spec: m.Spec, sources: Sources, pack: Pack | None = None) -> d.Section:
     placement = Placement(spec)
     blocks: list[d.Block] = [d.Para(d.inlines(
         "Each clause of the source page, in the spec's own words, followed by every "
         "declaration of the spec that formalises it. A declaration is written out in full "
-        "under the first clause it cites, with its spec text; later clauses link to it."))]
+        "under the first clause it cites, with its spec text; later clauses link to it. "
+        "Last come the conformance cases that cite the clause, each linked to its row in "
+        "the index of cases."))]
     families = list(dict.fromkeys(c.family for c in spec.clauses))
     for family in families:
         blocks.append(d.Heading(2, d.inlines(FAMILY_TITLES.get(family, family)),
                                 f"family-{family}"))
         for clause in spec.clauses:
             if clause.family == family:
-                blocks.append(clause_box(spec, sources, placement, clause))
+                blocks.append(clause_box(spec, sources, placement, clause, pack))
     homeless = [x for x in spec.cited() if not isinstance(x, m.Variant | m.Machine)
                 and a.decl_anchor(x) not in placement.home]
     if homeless:

@@ -31,9 +31,12 @@ class _Ids(HTMLParser):
         self.ids: list[str] = []
         self.hrefs: list[str] = []
         self.tags: set[str] = set()
+        self.scripts: list[dict[str, str | None]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.add(tag)
+        if tag == "script":
+            self.scripts.append(dict(attrs))
         for key, value in attrs:
             if key == "id" and value:
                 self.ids.append(value)
@@ -91,7 +94,9 @@ def test_every_link_inside_the_document_resolves(rendered: Path) -> None:
 def test_html_is_self_contained(rendered: Path) -> None:
     text = (rendered / "rules.html").read_text(encoding="utf-8")
     html = _parse(rendered / "rules.html")
-    assert {"script", "link", "iframe", "img", "object", "embed"}.isdisjoint(html.tags)
+    assert {"link", "iframe", "img", "object", "embed"}.isdisjoint(html.tags)
+    # the only scripts are the search box's, inline: its data, then the code that reads it
+    assert html.scripts == [{"type": "application/json", "id": "search-data"}, {}]
     assert "@import" not in text and "@font-face" not in text
     assert re.findall(r"https?://[^\s\"'<]+", text) == ["http://www.w3.org/2000/svg"] * \
         text.count('xmlns="http://www.w3.org/2000/svg"')
@@ -206,7 +211,8 @@ def test_tiny_spec_is_escaped_in_both_formats(tmp_path: Path) -> None:
     document = build_document(spec, tmp_path, Options(examples=False, proofs="none"),
                               root=tmp_path)
     html = render_html(document)
-    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "\\u003cscript\\u003ealert" in html  # in the search box's data, as JSON
     assert "Four &lt;b&gt;players&lt;/b&gt; &amp; two &quot;teams&quot;." in html
     assert 'id="clause-SETUP-1"' in html and 'id="rule-teams"' in html
     assert 'id="variant-A1"' in html and 'id="const-players"' in html
@@ -305,7 +311,8 @@ def test_witnesses_are_read_from_the_stored_file(tmp_path: Path) -> None:
     (root / "conformance/cases/variants/tiny").mkdir(parents=True)
     (root / "conformance/ambiguities.md").write_text("## A1 tiny\n\nnot read any more\n")
     (root / "conformance/cases/variants/tiny/explored.json").write_text(json.dumps({"cases": [
-        {"id": "a1-one-vs-two", "title": "one differs from two", "requires": {"tiny": "two"}},
+        {"id": "a1-one-vs-two", "kind": "legal", "title": "one differs from two",
+         "clauses": ["SETUP.1"], "requires": {"tiny": "two"}},
     ]}))
     out = root / "docs"
     per, head = witness_blocks(spec, root, out)
