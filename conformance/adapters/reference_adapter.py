@@ -375,7 +375,7 @@ class Adapter:
         """The reply to one request (a JSON object already read), without its `seq`."""
         try:
             self.last_type = request["type"]
-            if self.last_type not in (*REQUEST_TYPES, "batch"):
+            if self.last_type not in ANSWERED_TYPES:
                 raise KeyError(f"unknown request type {self.last_type!r}")
             handler = getattr(self, self.last_type)
         except (KeyError, TypeError, AttributeError) as exc:
@@ -389,7 +389,12 @@ class Adapter:
 
 def _has_records(game: Any) -> bool:
     """Whether the game keeps its state as the spec's records (`game.state`, a `Game`)."""
-    return dataclasses.is_dataclass(getattr(game, "state", None))
+    state = getattr(game, "state", None)
+    return state.__class__ is definitions.Game or dataclasses.is_dataclass(state)
+
+
+# Every request type a session answers: the protocol's, and `batch`.
+ANSWERED_TYPES = frozenset({*REQUEST_TYPES, "batch"})
 
 
 # What a `batch` may hold: every request but the handshake, the goodbye and batches.
