@@ -6,7 +6,7 @@ and of the reference engine playing alone, in the same run.
 Interleaved (fuzz, fuzz, engine, fuzz, fuzz, engine, ...), so a busy machine
 slows each alike; each figure is the best of the repeats, with the median.
 
-- `fuzz, engine process`: the fuzzer's replays (`driver.replays`, the games
+- `fuzz, engine process`: the fuzzer's replays (`driver.replay`, the games
   `baloot fuzz --seed S` plays: two rounds, interesting totals, 5% illegal
   probes) against the reference adapter as an engine process, the way
   `baloot fuzz --engine "python -m baloot.conformance.adapters.reference_adapter"`
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import baloot.reference_impl as api
 from baloot.conformance.adapters.inprocess import InProcessEngine
-from baloot.conformance.fuzz.driver import ReferenceEndpoint, random_trial, replays
+from baloot.conformance.fuzz.driver import ReferenceEndpoint, random_trial, replay
 from baloot.conformance.harness.engine_process import REFERENCE_ARGV, EngineProcess
 
 ACTING = ("bidding", "raising", "playing")
@@ -58,18 +58,15 @@ class Tally:
 
 
 def fuzz(engine: EngineProcess, seconds: float, seed: int, games: Iterator[int]) -> Tally:
-    """Replays of the seed's games, in order, for `seconds` (whole games), as a campaign
-    plays them (`driver.replays`: each game planned while the engine answers the last)."""
+    """Replays of the seed's games, in order, for `seconds` (whole games)."""
     reference = ReferenceEndpoint()
     tally = Tally()
     start = time.perf_counter()
-    trials = (random_trial(seed, index, profile="literal") for index in games)
-    for found in replays(trials, engine, reference):
+    while time.perf_counter() - start < seconds:
+        found = replay(random_trial(seed, next(games), profile="literal"), engine, reference)
         tally.actions += found.actions
         tally.games += 1
         tally.disagreements += found.disagreement is not None
-        if time.perf_counter() - start >= seconds:
-            break
     tally.seconds = time.perf_counter() - start
     return tally
 

@@ -35,7 +35,6 @@ from baloot.conformance.fuzz.driver import (
     Trial,
     random_trial,
     replay,
-    replays,
     start_engine,
 )
 from baloot.conformance.fuzz.shrink import ShrinkStats, shrink
@@ -196,36 +195,12 @@ def _reference() -> ReferenceEndpoint:
     return reference
 
 
-def _play(indices: list[int]) -> Iterator[tuple[int, Replay]]:
-    """The games of these indices, in order, each planned while the engine answers the last
-    (`driver.replays`)."""
+def _play(index: int) -> tuple[int, Replay]:
     settings: Settings = _worker["settings"]
-    trials = (trial_for(settings, _worker["declared"], index) for index in indices)
-    found = replays(trials, _worker["engine"], _reference(), start_timeout=settings.start_timeout)
-    return zip(indices, found, strict=True)
-
-
-def _play_chunk(indices: list[int]) -> list[tuple[int, Replay]]:
-    return list(_play(indices))
-
-
-PLAY_CHUNK = 16  # games a task of a worker process
-
-
-def _played(
-    settings: Settings, declared: Declared, jobs: int, indices: list[int]
-) -> Iterator[tuple[int, Replay]]:
-    """Every game, in order: in this process one stream, else `PLAY_CHUNK` games a task."""
-    if jobs <= 1 or len(indices) <= 1:
-        _init_worker(settings, declared)
-        try:
-            yield from _play(indices)
-        finally:
-            _worker["engine"].close()
-        return
-    chunks = [indices[at : at + PLAY_CHUNK] for at in range(0, len(indices), PLAY_CHUNK)]
-    for done in _pooled(settings, declared, jobs, _play_chunk, chunks):
-        yield from done
+    trial = trial_for(settings, _worker["declared"], index)
+    return index, replay(
+        trial, _worker["engine"], _reference(), start_timeout=settings.start_timeout
+    )
 
 
 def _shrink_one(job: tuple[Replay, int, float]) -> tuple[Replay, ShrinkStats]:
@@ -259,7 +234,7 @@ def _pooled(
     with ProcessPoolExecutor(
         workers, initializer=_init_worker, initargs=(settings, declared)
     ) as pool:
-        results = pool.map(work, items, chunksize=1)
+        results = pool.map(work, items, chunksize=4 if work is _play else 1)
         try:
             yield from results
         finally:
@@ -283,7 +258,7 @@ def run_campaign(
     report.hello, report.declared = handshake(settings)
     began = time.monotonic()
     indices = list(itertools.islice(settings.indices(), settings.games))
-    for index, result in _played(settings, report.declared, jobs, indices):
+    for index, result in _pooled(settings, report.declared, jobs, _play, indices):
         report.games += 1
         report.rounds += len(result.rounds)
         report.actions += result.actions

@@ -25,13 +25,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import baloot.reference_impl
-from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.adapters.reference_adapter import Adapter
 from baloot.conformance.fuzz import limits
 from baloot.conformance.fuzz.engine_side import (
@@ -744,51 +741,6 @@ def replay(
             if settled is not None:
                 return settled
     return _Duel(trial, engine, reference, start_timeout).run()
-
-
-def replays(
-    trials: Iterable[Trial],
-    engine: EngineProcess,
-    reference: Endpoint | None = None,
-    *,
-    start_timeout: float | None = None,
-) -> Iterator[Replay]:
-    """`replay` of each trial in turn, the engine sent the same requests in the same order,
-    and each replay the same; but while an engine process answers one game's plan, the
-    next game is planned on the reference (the plan goes out from a second thread, which
-    waits for the engine process while this one works): the two processes play at once."""
-    ref = reference or ReferenceEndpoint()
-    if isinstance(engine, InProcessEngine):  # no other process to play at once with
-        for trial in trials:
-            yield replay(trial, engine, ref, start_timeout=start_timeout)
-        return
-
-    def finish(planned: _Planned, sent: Future[list[Any] | EngineError]) -> Replay:
-        settled = _settle(planned, sent.result(), engine, ref, start_timeout)
-        if settled is not None:
-            return settled
-        return _Duel(planned.trial, engine, ref, start_timeout).run()
-
-    with ThreadPoolExecutor(1, thread_name_prefix="fuzz-plan") as sender:
-        pending: tuple[_Planned, Future[list[Any] | EngineError]] | None = None
-        for trial in trials:
-            # planned while the engine answers the last game; as `replay` plans it, when
-            # the engine still takes a plan once that game is settled (it may have died)
-            early = _plannable(trial, engine)
-            planned = _plan(trial, ref) if early else None
-            if pending is not None:
-                yield finish(*pending)
-                pending = None
-            if not _plannable(trial, engine):
-                planned = None
-            elif not early:
-                planned = _plan(trial, ref)
-            if planned is not None:
-                pending = (planned, sender.submit(_sent, engine, planned))
-            else:
-                yield _Duel(trial, engine, ref, start_timeout).run()
-        if pending is not None:
-            yield finish(*pending)
 
 
 def _plannable(trial: Trial, engine: EngineProcess) -> bool:

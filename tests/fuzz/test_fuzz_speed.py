@@ -15,7 +15,7 @@ import pytest
 
 import baloot.reference_impl as api
 from baloot.conformance.adapters.reference_adapter import Adapter, result_fields, state_fields
-from baloot.conformance.fuzz.driver import ReferenceEndpoint, random_trial, replay, replays
+from baloot.conformance.fuzz.driver import ReferenceEndpoint, random_trial, replay
 from baloot.conformance.fuzz.engine_side import EngineSide
 from baloot.conformance.harness.engine_process import EngineError, EngineProcess
 
@@ -144,37 +144,3 @@ def test_a_planned_replay_is_the_replay_request_by_request(bugs: tuple[str, ...]
     finally:
         planned_engine.close()
         plain_engine.close()
-
-
-class _Logged(EngineProcess):
-    """An engine process that writes down every request it is sent, in order."""
-
-    def __init__(self, argv: list[str]) -> None:
-        super().__init__(argv)
-        self.sent: list[dict[str, Any]] = []
-
-    def request(self, message: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
-        self.sent.append(message)
-        return super().request(message, timeout)
-
-
-@pytest.mark.parametrize("bugs", [(), BUGS])
-def test_replays_in_a_stream_are_the_replays_one_by_one(bugs: tuple[str, ...]) -> None:
-    # `replays` plans each game while the engine answers the last: the same replays, and
-    # the engine sent the same requests in the same order, disagreements included.
-    argv = [*WRAPPED, *(f"--bug={b}" for b in bugs)]
-    streamed_engine, single_engine = _Logged(argv), _Logged(argv)
-    reference = ReferenceEndpoint()
-    trials = [random_trial(5, index, profile="literal") for index in range(30 if bugs else 10)]
-    try:
-        streamed_engine.start()
-        single_engine.start()
-        streamed = list(replays(trials, streamed_engine, reference))
-        single = [replay(trial, single_engine, reference) for trial in trials]
-        assert [_summary(r) for r in streamed] == [_summary(r) for r in single]
-        assert streamed_engine.sent == single_engine.sent
-        if bugs:
-            assert len({r.signature for r in streamed} - {None}) >= 2
-    finally:
-        streamed_engine.close()
-        single_engine.close()
