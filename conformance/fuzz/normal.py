@@ -40,7 +40,9 @@ def action_shape(action: str) -> str:
 
 def normal_legal(reply: dict[str, Any], keep: Iterable[str] | None = None) -> dict[str, Any]:
     """`player` and the sorted actions; with `keep`, only the actions listed there."""
-    actions = [str(a) for a in reply.get("actions") or []]
+    listed = reply.get("actions") or []
+    # an engine's `actions` that is no list is compared as what it is, not iterated
+    actions = [str(a) for a in listed] if isinstance(listed, list) else [repr(listed)]
     if keep is not None:
         kept = set(keep)
         actions = [a for a in actions if a in kept]

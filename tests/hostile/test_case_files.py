@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from baloot.conformance.cli import main as cli_main
-from baloot.conformance.fuzz.normal import normal_state
+from baloot.conformance.fuzz.normal import normal_legal, normal_state
 from baloot.conformance.harness.engine_process import EngineError, EngineProcess
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.protocol_notation import ALL_CARDS
@@ -64,6 +64,12 @@ def test_a_refusal_the_runner_cannot_read_is_a_schema_error(refused: object) -> 
     with pytest.raises(EngineError) as error:
         EngineProcess(["unused"])._check_reply({"seq": 1, "type": "apply"}, line)
     assert error.value.reason == "schema" and "'refused' is not an object" in error.value.detail
+
+
+@pytest.mark.parametrize("actions", [1.5, "pass", {"a": 1}])
+def test_legal_actions_that_are_no_list_are_a_difference_not_a_crash(actions: object) -> None:
+    assert normal_legal({"player": 0, "actions": actions}) == {"player": 0,
+                                                               "actions": [repr(actions)]}
 
 
 def test_a_hand_of_things_that_do_not_compare_is_compared_not_a_crash() -> None:
