@@ -317,6 +317,10 @@ def read_reply(line: bytes) -> dict[str, Any]:
             INVALID_JSON, f"reply is not UTF-8 text (byte {exc.start + 1}): {_clip(line)}"
         ) from None
     except ValueError as exc:
+        if str(exc).startswith("nested deeper"):
+            raise EngineError(
+                INVALID_JSON, f"reply nests deeper than JSON can be read: {_clip(line)}"
+            ) from None
         raise EngineError(INVALID_JSON, f"reply is not JSON ({exc}): {_clip(line)}") from None
     if not isinstance(reply, dict):
         raise EngineError(INVALID_JSON, f"reply is not a JSON object: {_clip(line)}")

@@ -111,7 +111,7 @@ def test_an_infinite_timeout_waits_without_overflow() -> None:
         (b'{"seq": 1, "ok": true, "name": "\\ud800"}', "lone surrogate"),
         (b'{"seq": 1, "ok": true, "\\udfff": 1}', "lone surrogate"),
         (b'{"seq": 1, "ok": true, "name": "caf\xe9"}', "not UTF-8 text (byte 36)"),
-        (b'{"seq": 1, "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested deeper"),
+        (b'{"seq": 1, "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nests deeper than JSON"),
         (b'{"seq": 1, "x": ' + b"[" * 40 + b"]" * 40 + b"}", "deeper than 32 levels"),
         (b"[1, 2]", "not a JSON object"),
         (b'{"seq": 1, "n": ' + b"9" * 5000 + b"}", "not JSON"),
