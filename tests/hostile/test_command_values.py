@@ -1,13 +1,20 @@
 """Values from outside that once escaped as other exceptions: a spec text's lone
-surrogate escape, and a fuzz timeout of inf or nan."""
+surrogate escape, a fuzz timeout of inf or nan, a profile or overrides of another type."""
 
 from __future__ import annotations
+
+import re
+import shlex
+from typing import Any
 
 import pytest
 
 from baloot.conformance.cli import main as cli_main
+from baloot.conformance.harness.engine_process import REFERENCE_ARGV
 from baloot.grammar.errors import SpecError
 from baloot.grammar.parser import parse_text
+from baloot.reference_impl import new_game
+from baloot.reference_impl.runtime import SetupError
 
 
 # A text is read as a Python string literal, where even a pair of surrogate escapes stays two
@@ -35,3 +42,27 @@ def test_a_fuzz_timeout_that_is_no_number_of_seconds_is_a_usage_error(
     assert status == 2, err
     assert f"{option} must be a number of seconds more than 0" in err
     assert "Traceback" not in err
+
+
+def test_a_fuzz_profile_the_spec_lacks_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = cli_main(["fuzz", "--engine", shlex.join(REFERENCE_ARGV), "--rounds", "1",
+                       "--profile", "nope"])
+    err = capsys.readouterr().err
+    assert status in (2, 3) and "Traceback" not in err
+    assert "--profile 'nope' is not a profile of the spec" in err
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        ({"profile": ["literal"]}, "unknown profile ['literal']"),
+        ({"profile": None}, "unknown profile None"),
+        ({"overrides": ["rounding"]}, "overrides ['rounding']: expected an object"),
+    ],
+)
+def test_a_setup_value_of_another_type_is_a_setup_error(kwargs: dict[str, Any],
+                                                        expected: str) -> None:
+    with pytest.raises(SetupError, match=re.escape(expected)):
+        new_game(**kwargs)
