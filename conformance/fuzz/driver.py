@@ -734,31 +734,16 @@ def replay(
     one request by request would give, which is played whenever the plan fails (and
     always with `plan=False`)."""
     reference = reference or ReferenceEndpoint()
-    if plan and _plannable(trial, engine):
-        planned = _plan(trial, reference)
+    if plan and engine.running and batches(engine.hello) and trial.capabilities == limits.ALL:
+        planned = _planned(trial, engine, reference, start_timeout)
         if planned is not None:
-            settled = _settle(planned, _sent(engine, planned), engine, reference, start_timeout)
-            if settled is not None:
-                return settled
+            return planned
     return _Duel(trial, engine, reference, start_timeout).run()
 
 
-def _plannable(trial: Trial, engine: EngineProcess) -> bool:
-    return engine.running and batches(engine.hello) and trial.capabilities == limits.ALL
-
-
-@dataclass(frozen=True)
-class _Planned:
-    """A game played against a stand-in engine (`Planner`): its requests and its replay."""
-
-    trial: Trial
-    planner: Planner
-    replay: Replay
-
-
 class _Running(EngineProcess):
-    """What a planned game's duel holds as its engine: one that runs (the stand-in answers
-    every request), so planning never starts, kills or waits for the engine process."""
+    """What a planning duel holds as its engine: one that runs (the stand-in answers every
+    request), so planning never starts, kills or waits for the engine process."""
 
     def __init__(self) -> None:
         super().__init__(["(the plan's stand-in engine)"])
@@ -768,44 +753,26 @@ class _Running(EngineProcess):
         return True
 
 
-def _plan(trial: Trial, reference: Endpoint) -> _Planned | None:
-    """The game played against a stand-in that answers as the reference does; None when
-    the plan itself ends early or disagrees (it must then be played request by request)."""
+def _planned(
+    trial: Trial, engine: EngineProcess, reference: Endpoint, start_timeout: float | None
+) -> Replay | None:
+    """The replay, from a plan sent in batches; None when it must be played request by
+    request (a disagreement, a reply other than the reference's, a failed batch)."""
     planner = Planner(lambda message: duel.as_reference(message))
-    duel = _Duel(trial, _Running(), reference, None, EngineSide(planner))
+    duel = _Duel(trial, _Running(), reference, start_timeout, EngineSide(planner))
     plan = duel.run()
     if plan.disagreement is not None or plan.ended is not None:
         return None
-    return _Planned(trial, planner, plan)
-
-
-def _sent(engine: EngineProcess, planned: _Planned) -> list[Any] | EngineError:
-    """The engine's replies to the plan, or the error that stopped them (the engine is then
-    killed: a late reply must not meet the next request)."""
     try:
-        return send_plan(engine, planned.planner.flat())
-    except EngineError as exc:
-        engine.kill()
-        return exc
-
-
-def _settle(
-    planned: _Planned,
-    replies: list[Any] | EngineError,
-    engine: EngineProcess,
-    reference: Endpoint,
-    start_timeout: float | None,
-) -> Replay | None:
-    """The replay, from the engine's replies to the plan; None when it must be played
-    request by request (a disagreement, a reply other than the reference's, a failed
-    batch)."""
-    if isinstance(replies, EngineError):
+        replies = send_plan(engine, planner.flat())
+    except EngineError:
+        engine.kill()  # a late reply must not meet the next request
         return None
-    if replies == planned.planner.predicted:
-        return planned.replay  # every reply the reference's: the replay is the plan
-    side = EngineSide(Replayer(planned.planner, replies))
+    if replies == planner.predicted:
+        return plan  # every reply the reference's: the replay is the plan
+    side = EngineSide(Replayer(planner, replies))
     try:
-        found = _Duel(planned.trial, engine, reference, start_timeout, side).run()
+        found = _Duel(trial, engine, reference, start_timeout, side).run()
     except Diverged:
         return None
     return found if found.disagreement is None and found.ended is None else None
