@@ -72,11 +72,13 @@ def test_the_type_check_fails_on_a_type_error_across_rooms(
         "from baloot.alpha.model import Spec\n\n\n"
         "def rules_count(spec: Spec) -> str:\n    return len(spec.rules)\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    assert typecheck.main(["--cache-dir", str(tmp_path / "cache")], root=tmp_path) == 1
+    assert typecheck.main(["--no-incremental", "--cache-dir", str(tmp_path / "cache")],
+                          root=tmp_path) == 1
     out = capsys.readouterr().out
     assert "beta/use.py:5: error: Incompatible return value type" in out
     (tmp_path / "beta" / "use.py").write_text(
         "from baloot.alpha.model import Spec\n\n\n"
         "def rules_count(spec: Spec) -> int:\n    return len(spec.rules)\n", encoding="utf-8")
-    assert typecheck.main(["--cache-dir", str(tmp_path / "cache")], root=tmp_path) == 0
+    assert typecheck.main(["--no-incremental", "--cache-dir", str(tmp_path / "cache")],
+                          root=tmp_path) == 0
 
