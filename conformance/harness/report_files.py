@@ -171,6 +171,7 @@ def junit_properties(report: RunReport) -> dict[str, str]:
     if report.declaration_error:
         properties["declaration_error"] = report.declaration_error
     properties["strict"] = "true" if report.strict else "false"
+    properties["interrupted"] = "true" if report.interrupted else "false"
     return properties
 
 
@@ -204,6 +205,10 @@ def write_junit(report: RunReport, path: Path, *, now: datetime | None = None) -
         ET.SubElement(properties, "property", name="xfail.stale", value=value)
     for o in report.outcomes:
         _add_testcase(suite, o)
+    if report.interrupted:
+        ET.SubElement(suite, "system-err").text = (
+            f"the run was interrupted: this report covers the {len(report.outcomes)} "
+            "cases that ran before it stopped")
     for element in suite.iter():  # an engine's text may hold bytes XML cannot carry
         element.text = _xml_safe(element.text) if element.text is not None else None
         for key, value in element.attrib.items():

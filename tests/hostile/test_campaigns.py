@@ -11,6 +11,7 @@ import re
 import tempfile
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import campaign_cases
 import campaign_replies
@@ -144,11 +145,18 @@ def test_any_value_anywhere_in_a_reply(data: st.DataObject) -> None:
     _outcome(run)
 
 
-@pytest.mark.xfail(strict=True, reason="the JUnit writer (harness/report_files.py) does not "
-                   "yet say that a run was interrupted")
 def test_the_junit_report_of_an_interrupted_run_says_so(tmp_path: Path) -> None:
     pack = campaign_replies.PACK
     report = RunReport(Pack(pack.name, pack.version, pack.protocol, pack.folder, []),
                        ["engine"], "literal", {}, interrupted=True)
     write_junit(report, tmp_path / "r.xml")
-    assert "interrupted" in (tmp_path / "r.xml").read_text(encoding="utf-8")
+    suite = ElementTree.parse(tmp_path / "r.xml").getroot()
+    properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert properties["interrupted"] == "true"
+    assert "was interrupted" in (suite.findtext("system-err") or "")
+    report.interrupted = False
+    write_junit(report, tmp_path / "whole.xml")
+    whole = ElementTree.parse(tmp_path / "whole.xml").getroot()
+    assert {p.get("name"): p.get("value") for p in whole.iter("property")}["interrupted"] == (
+        "false")
+    assert whole.find("system-err") is None
