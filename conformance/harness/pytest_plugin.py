@@ -171,7 +171,11 @@ def pytest_collection_modifyitems(
     if unmatched:
         raise pytest.UsageError("--baloot-skip: " + "; ".join(unmatched))
     strict = bool(config.getoption("--baloot-strict"))
-    engine = EngineProcess(shlex.split(command), timeout=config.getoption("--baloot-timeout"))
+    timeout = config.getoption("--baloot-timeout")
+    if not 0 < timeout < float("inf"):  # NaN too
+        raise pytest.UsageError(
+            f"--baloot-timeout must be a positive number of seconds, not {timeout!r}")
+    engine = EngineProcess(shlex.split(command), timeout=timeout)
     config.stash[_RUNNER_KEY] = Runner(
         engine, register, profile=config.getoption("--baloot-profile"), xfails=xfails,
         skips=skips, strict=strict,

@@ -79,9 +79,10 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
     hello = report.hello
     if hello:
         console.print(
-            f"[bold]engine said[/] {escape(str(hello.get('name')))} "
-            f"{escape(str(hello.get('version')))}, "
-            f"profile {escape(str(hello.get('profile')))}; run profile {escape(report.profile)}"
+            f"[bold]engine said[/] {escape(one_line(str(hello.get('name'))))} "
+            f"{escape(one_line(str(hello.get('version'))))}, "
+            f"profile {escape(one_line(str(hello.get('profile'))))}; "
+            f"run profile {escape(report.profile)}"
         )
     declared = report.declared
     if declared is not None:

@@ -130,3 +130,20 @@ def test_summaries_of_several_runs_are_appended(tmp_path: Path, hostile_run: Any
 def test_a_summary_that_cannot_be_written_is_an_error(tmp_path: Path, hostile_run: Any) -> None:
     run, _ = hostile_run
     assert run(tmp_path) == exit_status.USAGE  # a folder
+
+
+def test_the_console_prints_the_engines_hello_as_plain_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An escape sequence or a line break in the hello's name or version never reaches
+    the terminal: the console writes it as escapes, on one line."""
+    monkeypatch.setenv("FAKE_NAME", "red\x1b[31m engine\nsecond line")
+    monkeypatch.setenv("FAKE_VERSION", "1\x07")
+    monkeypatch.setenv("FAKE_REFUSAL", "no")
+    pack = write_pack(tmp_path / "p", [legal_case("right")])
+    assert main(["conform", "--engine", engine_command("hostile_text"), "--cases",
+                 str(pack)]) == exit_status.OK
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    said = next(line for line in out.splitlines() if line.startswith("engine said"))
+    assert said.startswith("engine said red\\x1b[31m engine 1\\x07, profile")

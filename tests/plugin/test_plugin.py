@@ -143,3 +143,16 @@ def test_plugin_reports_bad_xfail_and_skip_input_as_usage_errors(
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert needle in result.stderr.str(), result.stderr.str()
     assert "Traceback" not in result.stderr.str() + result.stdout.str()
+
+
+@pytest.mark.parametrize("timeout", ["nan", "0", "-1", "inf"])
+def test_plugin_refuses_a_timeout_that_is_no_number_of_seconds(
+    pytester: pytest.Pytester, tmp_path: Path, timeout: str
+) -> None:
+    pack, _ = xfail_pack(tmp_path)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--baloot-engine",
+                                engine_command("good"), "--baloot-cases", str(pack),
+                                "--baloot-timeout", timeout)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--baloot-timeout must be a positive number of seconds" in result.stderr.str()
+    assert "Traceback" not in result.stderr.str() + result.stdout.str()
