@@ -47,6 +47,7 @@ from baloot.conformance.fuzz.campaign import (
 from baloot.conformance.fuzz.casefile import case_from_replay, case_id_for
 from baloot.conformance.fuzz.known import KnownFileError, read_known_file
 from baloot.conformance.harness.terminal import console as make_console
+from baloot.conformance.harness.variants import load_register
 
 EXIT_AGREE, EXIT_NEW_GROUPS, EXIT_USAGE, EXIT_HANDSHAKE, EXIT_START_REFUSED = 0, 1, 2, 3, 4
 
@@ -120,6 +121,10 @@ def settings_from(args: argparse.Namespace) -> Settings:
     argv = shlex.split(args.engine)
     if not argv:
         raise ValueError("--engine is empty")
+    profiles = load_register().profiles
+    if args.profile is not None and args.profile not in profiles:
+        raise ValueError(f"--profile {args.profile!r} is not a profile of the spec; expected one "
+                         f"of {', '.join(profiles)}")
     for option in ("timeout", "start_timeout"):
         if not 0 < getattr(args, option) < math.inf:  # nan and inf are no numbers of seconds
             raise ValueError(
