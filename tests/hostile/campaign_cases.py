@@ -25,7 +25,16 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from campaign_common import OURS, SUCCESS, Misplaced, Tally, attempt, finish, make_parser
+from campaign_common import (
+    OURS,
+    SUCCESS,
+    Misplaced,
+    Tally,
+    attempt,
+    finish,
+    json_paths,
+    make_parser,
+)
 
 from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.harness.lint import lint_pack
@@ -62,20 +71,9 @@ TEXT_VALUES = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400", '"\\ud800"', "
                "[" * 3000 + "]" * 3000, "1.0", "true"]
 
 
-def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [at]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*at, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*at, index))
-    return found
-
-
 def _mutate_data(rng: random.Random, data: Any) -> Any:
     for _ in range(rng.choice([1, 1, 2, 3])):
-        paths = _paths(data)
+        paths = json_paths(data)
         path = rng.choice(paths)
         if not path:
             data = rng.choice([data, [data], None, "cases"])

@@ -122,3 +122,15 @@ def finish(tally: Tally) -> int:
     print(tally.report())
     sys.stdout.flush()
     return 0 if tally.clean else 1
+
+
+def json_paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path (keys and indexes) of every value inside a JSON value, itself first."""
+    found = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += json_paths(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += json_paths(item, (*at, index))
+    return found

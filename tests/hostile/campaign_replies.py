@@ -29,7 +29,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from campaign_common import OURS, SUCCESS, Tally, attempt, finish, make_parser
+from campaign_common import OURS, SUCCESS, Tally, attempt, finish, json_paths, make_parser
 from rich.console import Console
 
 from baloot.conformance.adapters.inprocess import InProcessEngine
@@ -124,7 +124,7 @@ class HostileEngine(InProcessEngine):
             reply["seq"] = rng.choice([sent["seq"] + 1, sent["seq"] - 1, None, True, "s",
                                        float(sent["seq"]), "@nan@", "@big@"])
         else:
-            paths = _paths(reply)[1:]
+            paths = json_paths(reply)[1:]
             if paths:
                 path = rng.choice(paths)
                 parent: Any = reply
@@ -141,17 +141,6 @@ class HostileEngine(InProcessEngine):
         for mark, raw in RAW.items():
             text = text.replace(mark, raw)
         return text.encode("utf-8", "surrogatepass")
-
-
-def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [at]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*at, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*at, index))
-    return found
 
 
 def check_reports(report: RunReport, folder: Path) -> None:

@@ -17,7 +17,7 @@ import campaign_cases
 import campaign_replies
 import campaign_spec
 import pytest
-from campaign_common import OURS, SUCCESS, Tally, attempt
+from campaign_common import OURS, SUCCESS, Tally, attempt, json_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -93,7 +93,7 @@ JSON_VALUES = st.recursive(
 @given(st.integers(0, len(campaign_cases.CASES) - 1), st.data())
 def test_any_value_anywhere_in_a_case(index: int, data: st.DataObject) -> None:
     case = json.loads(json.dumps(campaign_cases.CASES[index]))
-    paths = campaign_cases._paths(case)[1:]
+    paths = json_paths(case)[1:]
     path = data.draw(st.sampled_from(paths))
     parent = case
     for key in path[:-1]:
@@ -118,7 +118,7 @@ class DrawnEngine(campaign_replies.HostileEngine):
         self._seq += 1
         sent = {"seq": self._seq, **message}
         reply = self._adapter.handle(json.dumps(sent))
-        paths = campaign_replies._paths(reply)[1:]
+        paths = json_paths(reply)[1:]
         path = self.data.draw(st.sampled_from(paths), label="where")
         parent: Any = reply
         for key in path[:-1]:

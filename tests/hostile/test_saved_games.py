@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from campaign_common import json_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -100,23 +101,12 @@ VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2, 12), st.sampled_fro
     st.just([]), st.just({}), st.floats(allow_nan=False, allow_infinity=False))
 
 
-def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [at]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*at, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*at, index))
-    return found
-
-
 @st.composite
 def tampered_games(draw: st.DrawFn) -> str:
     """A saved game with one to three of its state's values replaced, deleted or swapped."""
     data = json.loads(draw(st.sampled_from(SAVED)))
     for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from(_paths(data["state"])[1:]))
+        path = draw(st.sampled_from(json_paths(data["state"])[1:]))
         parent = data["state"]
         for key in path[:-1]:
             parent = parent[key]
