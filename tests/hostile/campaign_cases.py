@@ -21,7 +21,6 @@ import json
 import random
 import sys
 import tempfile
-import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from campaign_common import (
     Misplaced,
     Tally,
     attempt,
+    check_reports,
     finish,
     json_paths,
     make_parser,
@@ -39,9 +39,7 @@ from campaign_common import (
 from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import default_pack_folder
-from baloot.conformance.harness.report_files import write_json, write_junit
 from baloot.conformance.harness.runner import PASSED, Runner
-from baloot.conformance.harness.schemas import schema_errors
 from baloot.conformance.harness.variants import load_register
 
 REGISTER = load_register()
@@ -152,19 +150,8 @@ def run_pack(folder: Path, manifest: bytes, case_file: bytes) -> str:
     engine = InProcessEngine()
     runner = Runner(engine, REGISTER)
     report = runner.run(pack, pack.cases)
-    write_json(report, folder / "report.json")
-    write_junit(report, folder / "report.xml")
-    written = json.loads((folder / "report.json").read_text(encoding="utf-8"),
-                         parse_constant=_refuse)
-    errors = schema_errors("report", written)
-    if errors:
-        raise AssertionError(f"the JSON report breaks its schema: {errors[:3]}")
-    ET.parse(folder / "report.xml")
+    check_reports(report, folder)
     return SUCCESS if all(o.status == PASSED for o in report.outcomes) else OURS
-
-
-def _refuse(name: str) -> Any:
-    raise AssertionError(f"the report holds {name}, which is not JSON")
 
 
 def run_campaign(count: int, seed: int = 0, seconds: float = 30.0) -> Tally:

@@ -11,13 +11,24 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
+import json
 import signal
 import sys
 import time
 import traceback
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from rich.console import Console
+
+from baloot.conformance.harness.report_console import print_report
+from baloot.conformance.harness.report_files import write_json, write_junit
+from baloot.conformance.harness.runner import RunReport
+from baloot.conformance.harness.schemas import schema_errors
 
 OURS, SUCCESS = "ours", "success"
 
@@ -134,3 +145,23 @@ def json_paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         for index, item in enumerate(value):
             found += json_paths(item, (*at, index))
     return found
+
+
+def check_reports(report: RunReport, folder: Path) -> None:
+    """The reports of a run are whole: JSON read back strictly and valid, JUnit parsed,
+    the console report printed."""
+    write_json(report, folder / "report.json")
+    write_junit(report, folder / "report.xml")
+    data = json.loads((folder / "report.json").read_text(encoding="utf-8"),
+                      parse_constant=_not_json)
+    errors = schema_errors("report", data)
+    if errors:
+        raise AssertionError(f"the JSON report breaks its schema: {errors[:3]}")
+    if data["interrupted"] != report.interrupted or len(data["cases"]) != len(report.outcomes):
+        raise AssertionError("the JSON report does not say what the run did")
+    ET.parse(folder / "report.xml")
+    print_report(Console(file=io.StringIO(), width=120), report)
+
+
+def _not_json(name: str) -> Any:
+    raise AssertionError(f"the report holds {name}, which is not JSON")

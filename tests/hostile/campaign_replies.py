@@ -19,18 +19,24 @@ engine printing them on its stdout, torn lines and floods included) to the runne
 from __future__ import annotations
 
 import functools
-import io
 import json
 import os
 import random
 import sys
 import tempfile
-import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from campaign_common import OURS, SUCCESS, Tally, attempt, finish, json_paths, make_parser
-from rich.console import Console
+from campaign_common import (
+    OURS,
+    SUCCESS,
+    Tally,
+    attempt,
+    check_reports,
+    finish,
+    json_paths,
+    make_parser,
+)
 
 from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.fuzz.driver import random_trial, replay
@@ -43,10 +49,7 @@ from baloot.conformance.harness.engine_process import (
 )
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import Case, Pack, default_pack_folder
-from baloot.conformance.harness.report_console import print_report
-from baloot.conformance.harness.report_files import write_json, write_junit
-from baloot.conformance.harness.runner import PASSED, Runner, RunReport
-from baloot.conformance.harness.schemas import schema_errors
+from baloot.conformance.harness.runner import PASSED, Runner
 from baloot.conformance.harness.variants import load_register
 
 REGISTER = load_register()
@@ -141,26 +144,6 @@ class HostileEngine(InProcessEngine):
         for mark, raw in RAW.items():
             text = text.replace(mark, raw)
         return text.encode("utf-8", "surrogatepass")
-
-
-def check_reports(report: RunReport, folder: Path) -> None:
-    """The reports of a run are whole: JSON read back strictly and valid, JUnit parsed,
-    the console report printed."""
-    write_json(report, folder / "report.json")
-    write_junit(report, folder / "report.xml")
-    data = json.loads((folder / "report.json").read_text(encoding="utf-8"),
-                      parse_constant=_not_json)
-    errors = schema_errors("report", data)
-    if errors:
-        raise AssertionError(f"the JSON report breaks its schema: {errors[:3]}")
-    if data["interrupted"] != report.interrupted or len(data["cases"]) != len(report.outcomes):
-        raise AssertionError("the JSON report does not say what the run did")
-    ET.parse(folder / "report.xml")
-    print_report(Console(file=io.StringIO(), width=120), report)
-
-
-def _not_json(name: str) -> Any:
-    raise AssertionError(f"the report holds {name}, which is not JSON")
 
 
 def run_once(rng: random.Random, folder: Path, counts: dict[str, int]) -> str:

@@ -17,7 +17,7 @@ import campaign_cases
 import campaign_replies
 import campaign_spec
 import pytest
-from campaign_common import OURS, SUCCESS, Tally, attempt, json_paths
+from campaign_common import OURS, SUCCESS, Tally, attempt, check_reports, json_paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -139,7 +139,7 @@ def test_any_value_anywhere_in_a_reply(data: st.DataObject) -> None:
         report = Runner(engine, campaign_replies.REGISTER).run(
             Pack(pack.name, pack.version, pack.protocol, pack.folder, cases), cases)
         with tempfile.TemporaryDirectory() as tmp:
-            campaign_replies.check_reports(report, Path(tmp))
+            check_reports(report, Path(tmp))
         return OURS
 
     _outcome(run)
