@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,17 @@ from baloot.conformance.cli import main as cli_main
 from baloot.conformance.harness.protocol_notation import ALL_CARDS
 
 FAKE_ENGINES = Path(__file__).parent / "fake_engines"
+
+
+def assert_process_ends(pid: int, what: str, seconds: float = 5.0) -> None:
+    """Fail unless process `pid` is gone within `seconds` (checked every 0.1 s)."""
+    for _ in range(round(seconds * 10)):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    pytest.fail(f"{what} {pid} is still running")
 
 
 def engine_command(name: str) -> str:

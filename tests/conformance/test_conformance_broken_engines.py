@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from .conftest import assert_process_ends
+
 RunConform = Any
 
 
@@ -151,7 +153,6 @@ def test_ctrl_c_writes_the_report_of_the_cases_that_ran(
     signal_name: str,
 ) -> None:
     import json
-    import os
     import shlex
     import signal
     import subprocess
@@ -186,14 +187,7 @@ def test_ctrl_c_writes_the_report_of_the_cases_that_ran(
     assert [case.get("name") for case in suite.iter("testcase")] == ["c1"]
     # the hanging engine and the child it started were stopped with the run
     for pid in map(int, marker.read_text().split()):
-        for _ in range(50):
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.1)
-        else:
-            pytest.fail(f"process {pid} of the engine is still running")
+        assert_process_ends(pid, "process of the engine")
 
 
 def test_a_process_left_behind_does_not_feed_the_next_engine(

@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,8 @@ from baloot.conformance.harness.engine_process import (
     read_reply,
 )
 from baloot.reference_impl.readings import VARIANTS
+
+from ..conformance.conftest import assert_process_ends
 
 GOOD_ENGINE = [sys.executable, str(Path(__file__).parents[1] / "conformance" / "fake_engines"
                                    / "good.py")]
@@ -76,14 +77,7 @@ def test_on_posix_the_engine_and_what_it_started_are_killed() -> None:
     with pytest.raises(EngineError) as failed:
         engine.start()  # not a hello: the handshake fails, and the session is killed
     child = int(re.findall(r"'(\d+)'", failed.value.detail)[-1])
-    for _ in range(50):
-        try:
-            os.kill(child, 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail(f"the engine's child {child} outlived the engine")
+    assert_process_ends(child, "the engine's child, which outlived the engine,")
 
 
 @pytest.mark.parametrize("value", [0, -1, float("nan"), True, "5"])
