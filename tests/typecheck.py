@@ -52,17 +52,13 @@ def python_files(folder: Path) -> list[Path]:
 
 def imported_as_top_level(files: list[Path]) -> set[Path]:
     """The helper modules that test files and script engines import by their bare name
-    (`from engine_helpers import ...`, with their folder on `sys.path`)."""
-    imported: set[Path] = set()
+    (`from engine_helpers import ...`, with the helper's folder on `sys.path`)."""
+    by_stem: dict[str, list[Path]] = {}
     for file in files:
-        siblings = {f.stem: f for f in file.parent.glob("*.py")}
-        for name in TOP_LEVEL_IMPORT.findall(file.read_text(encoding="utf-8")):
-            if name in siblings:
-                imported.add(siblings[name])
-    for file in files:  # and the one that reaches into another folder's helpers
-        for name in TOP_LEVEL_IMPORT.findall(file.read_text(encoding="utf-8")):
-            imported.update(f for f in files if f.stem == name)
-    return imported
+        by_stem.setdefault(file.stem, []).append(file)
+    return {helper for file in files
+            for name in TOP_LEVEL_IMPORT.findall(file.read_text(encoding="utf-8"))
+            for helper in by_stem.get(name, [])}
 
 
 def sources(root: Path = ROOT) -> list[BuildSource]:
