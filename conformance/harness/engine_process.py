@@ -311,7 +311,10 @@ MAX_REPLY_DEPTH = 32  # the protocol's deepest reply (a result's projects' cards
 def read_reply(line: bytes) -> dict[str, Any]:
     """One reply line read strictly as a JSON object, or an `EngineError` saying why not."""
     try:
-        reply = strict_json(line)
+        # UTF-8 and nothing else (json.loads would take UTF-16 and surrogates in UTF-8's
+        # form), a byte order mark allowed; `nests_within` reads the bytes as UTF-8
+        text = line.decode("utf-8").removeprefix("\ufeff")
+        reply = strict_json(text)
     except UnicodeDecodeError as exc:
         raise EngineError(
             INVALID_JSON, f"reply is not UTF-8 text (byte {exc.start + 1}): {_clip(line)}"
@@ -324,7 +327,7 @@ def read_reply(line: bytes) -> dict[str, Any]:
         raise EngineError(INVALID_JSON, f"reply is not JSON ({exc}): {_clip(line)}") from None
     if not isinstance(reply, dict):
         raise EngineError(INVALID_JSON, f"reply is not a JSON object: {_clip(line)}")
-    if _depth(reply) > MAX_REPLY_DEPTH:
+    if not nests_within(line, MAX_REPLY_DEPTH):
         raise EngineError(
             SCHEMA, f"reply nests deeper than {MAX_REPLY_DEPTH} levels: {_clip(line)}"
         )
@@ -333,6 +336,40 @@ def read_reply(line: bytes) -> dict[str, Any]:
             INVALID_JSON, f"reply holds a lone surrogate escape, not Unicode text: {_clip(line)}"
         )
     return reply
+
+
+def nests_within(text: bytes, levels: int) -> bool:
+    """Whether the lists and objects of a valid JSON text in UTF-8 nest at most `levels` deep.
+
+    Read from the text, not the parsed value (speed: a batch reply holds thousands of
+    nodes): the brackets outside strings, each list and object written `[]`, are emptied
+    one level at a time, each pass removing every `[]` (a list or object holding no other).
+    """
+    brackets = _outside_strings(text)
+    for _ in range(levels):
+        if not brackets:
+            return True
+        brackets = brackets.replace(b"[]", b"")
+    return not brackets
+
+
+def _outside_strings(text: bytes) -> bytes:
+    """The brackets of a valid JSON text that are not inside a string, in order, `{` and `}`
+    written `[` and `]`.
+
+    Most strings hold no bracket and no escape: kept to their quotes, they are pairs of
+    quotes, and taking out adjacent pairs of quotes leaves each bracket on its side of
+    them. When quotes or backslashes are left, the strings are taken out one by one."""
+    kept = text.translate(_SQUARE, _NOT_STRUCTURE).replace(b'""', b"")
+    if b'"' not in kept and b"\\" not in kept:
+        return kept
+    return _JSON_STRING.sub(b"", text).translate(_SQUARE, _NOT_BRACKET)
+
+
+_SQUARE = bytes.maketrans(b"{}", b"[]")
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"\\')
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 
 
 # Only a \uD800-\uDFFF escape can put a surrogate in a text decoded from UTF-8.
@@ -399,18 +436,6 @@ def _stop_group(proc: subprocess.Popen[bytes]) -> None:
             )
     with contextlib.suppress(ProcessLookupError, OSError):
         proc.kill()
-
-
-def _depth(value: Any) -> int:
-    """How deeply lists and objects nest in a JSON value (without recursion)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, level)
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, level + 1) for child in children)
-    return deepest
 
 
 # What an engine's text may not carry into a report or a terminal: the C0 and C1 controls

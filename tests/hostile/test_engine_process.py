@@ -107,16 +107,59 @@ def test_an_infinite_timeout_waits_without_overflow() -> None:
         (b'{"seq": 1, "ok": true, "name": "caf\xe9"}', "not UTF-8 text (byte 36)"),
         (b'{"seq": 1, "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nests deeper than JSON"),
         (b'{"seq": 1, "x": ' + b"[" * 40 + b"]" * 40 + b"}", "deeper than 32 levels"),
+        (b'{"seq": 1, "x": ' + b'[{"a": "]]}"}, ' * 33 + b"1" + b"]" * 33 + b"}",
+         "deeper than 32 levels"),
         (b"[1, 2]", "not a JSON object"),
         (b'{"seq": 1, "n": ' + b"9" * 5000 + b"}", "not JSON"),
+        ('{"seq": 1, "ok": true}'.encode("utf-16"), "not UTF-8 text (byte 1)"),
+        (b'{"seq": 1, "ok": true, "name": "\xed\xa0\x80"}', "not UTF-8 text (byte 33)"),
     ],
     ids=["nan", "infinity", "1e400", "surrogate", "surrogate-key", "latin1", "deep",
-         "deeper-than-32", "list", "5000-digits"],
+         "deeper-than-32", "deeper-than-32-brackets-in-strings", "list", "5000-digits",
+         "utf-16", "surrogate-in-utf-8-form"],
 )
 def test_a_reply_that_is_no_protocol_json_is_refused(line: bytes, words: str) -> None:
     with pytest.raises(EngineError) as refused:
         read_reply(line)
     assert words in refused.value.detail
+
+
+def test_a_reply_nested_32_levels_deep_is_read_and_a_byte_order_mark_is_allowed() -> None:
+    line = b'\xef\xbb\xbf{"seq": 1, "x": ' + b"[" * 31 + b'"[[]"' + b"]" * 31 + b"}"
+    inner: Any = read_reply(line)["x"]
+    for _ in range(30):
+        inner = inner[0]
+    assert inner == ["[[]"]
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed JSON value (the oracle)."""
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+TRICKY_TEXT = st.text(alphabet=st.sampled_from(list('[]{}"\\ab\u00e9\n:,')), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.integers() | TRICKY_TEXT,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TRICKY_TEXT, inner,
+                                                                     max_size=4),
+        max_leaves=30,
+    ),
+    st.integers(0, 10),
+    st.booleans(),
+)
+def test_the_nesting_read_from_the_text_is_the_values(
+    value: Any, levels: int, ascii_only: bool
+) -> None:
+    text = json.dumps(value, ensure_ascii=ascii_only).encode("utf-8")
+    assert engine_process.nests_within(text, levels) == (_depth(value) <= levels)
 
 
 def test_a_surrogate_pair_and_an_escaped_backslash_are_text() -> None:
