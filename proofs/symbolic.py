@@ -568,6 +568,40 @@ class LazyIte(SRecord):
         return self is other
 
 
+def bool_if(c: z3.BoolRef, a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    """`a` when `c` holds, else `b`, for booleans, folding the literal cases."""
+    if a is b or (is_true(a) and is_true(b)) or (is_false(a) and is_false(b)):
+        return a
+    if is_true(a) and is_false(b):
+        return c
+    if is_false(a):
+        return and_(not_(c), b)
+    if is_false(b):
+        return and_(c, a)
+    result: z3.BoolRef = z3.If(c, a, b)
+    return result
+
+
+def _merge_lists(c: z3.BoolRef, a: SList, b: SList, pos: m.Pos | None) -> SList:
+    """`a` when `c` holds, else `b`, merged place by place: the i-th item is a's i-th
+    when `c` holds and b's otherwise, and a place only one list has is absent on the
+    other side. The merge is as long as the longer list, so a choice among many lists
+    (a list field of a record picked out of many) stays as long as the longest of them,
+    not as long as all of them together."""
+    items: list[tuple[z3.BoolRef, Value]] = []
+    for i in range(max(len(a.items), len(b.items))):
+        if i >= len(b.items):
+            ga, xa = a.items[i]
+            items.append((and_(c, ga), xa))
+        elif i >= len(a.items):
+            gb, xb = b.items[i]
+            items.append((and_(not_(c), gb), xb))
+        else:
+            (ga, xa), (gb, xb) = a.items[i], b.items[i]
+            items.append((bool_if(c, ga, gb), ite(c, xa, xb, pos)))
+    return SList(tuple(items))
+
+
 def ite(c: z3.BoolRef, a: Value, b: Value, pos: m.Pos | None = None) -> Value:
     """`a` when `c` holds, else `b`."""
     if is_true(c):
@@ -598,14 +632,11 @@ def ite(c: z3.BoolRef, a: Value, b: Value, pos: m.Pos | None = None) -> Value:
         return SRecord(a.record, tuple((n, ite(c, _field_of(a, n), _field_of(b, n), pos))
                                        for n in names))
     if isinstance(a, SList) and isinstance(b, SList):
-        if len(a.items) == len(b.items):
-            try:
-                return SList(tuple((z3.If(c, ga, gb), ite(c, xa, xb, pos))
-                                   for (ga, xa), (gb, xb) in zip(a.items, b.items, strict=True)))
-            except TranslationError:
-                pass
-        return SList(tuple((and_(c, g), x) for g, x in a.items)
-                     + tuple((and_(not_(c), g), x) for g, x in b.items))
+        try:
+            return _merge_lists(c, a, b, pos)
+        except TranslationError:
+            return SList(tuple((and_(c, g), x) for g, x in a.items)
+                         + tuple((and_(not_(c), g), x) for g, x in b.items))
     if isinstance(a, SEnum | SRecord | SList) or isinstance(b, SEnum | SRecord | SList):
         raise TranslationError("the two branches give values of different types", pos)
     if a.sort() != b.sort():

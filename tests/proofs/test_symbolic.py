@@ -24,7 +24,9 @@ from baloot.proofs.symbolic import (
     TranslationError,
     Translator,
     Universe,
+    ite,
 )
+from baloot.proofs.symbolic import Value as SymbolicValue
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "generator"))  # tests/ has no packages
 from rule_samples import SPEC, Sample, evaluated, samples
@@ -236,6 +238,30 @@ rule count_aces [T.1] (hand: list[Card]) -> int {
     assert isinstance(hand, SList)
     n = number(t.call("count_aces", [hand]).value)
     assert always(z3.And(n >= 0, n <= 5), *cons)
+
+
+def test_choosing_between_lists_of_different_lengths_merges_them_place_by_place() -> None:
+    # A pick among many lists is as long as the longest, and is each list where its
+    # condition holds: [1, 2, 3] when k == 0, [4] when k == 1, [] when k == 2, and
+    # [5, 6] (the last) otherwise.
+    k = z3.Int("k")
+    lists = [[1, 2, 3], [4], [], [5, 6]]
+
+    def as_list(xs: list[int]) -> SList:
+        return SList(tuple((TRUE, z3.IntVal(x)) for x in xs))
+
+    picked: SymbolicValue = as_list(lists[-1])
+    for i in reversed(range(len(lists) - 1)):
+        picked = ite(k == i, as_list(lists[i]), picked)
+    assert isinstance(picked, SList)
+    assert len(picked.items) == 3
+    for i, expected in enumerate(lists):
+        s = z3.Solver()
+        s.add(k == i)
+        assert s.check() == z3.sat
+        model = s.model()
+        got = [evaluate(x, model) for g, x in picked.items if evaluate(g, model)]
+        assert got == expected
 
 
 def test_untranslatable_names_rule_and_position() -> None:
