@@ -324,12 +324,12 @@ def hashable_type(spec: m.Spec, t: m.Type) -> bool:
 
 def is_kept(spec: m.Spec, rule: m.Rule) -> bool:
     """Whether the generated function keeps its results: every argument hashable, and
-    the body does real work (a comprehension, a call of another rule, or a record built:
-    kept, it is one object however often it is asked for)."""
+    the body does real work (a comprehension, a call of another rule, or a record or a
+    list built: kept, it is one object however often it is asked for)."""
     if not all(hashable_type(spec, p.type) for p in rule.params):
         return False
-    called = {r.name for r in spec.rules} | {r.name for r in spec.records}
-    return any(isinstance(n, m.Comprehension)
+    called = {r.name for r in spec.rules} | {r.name for r in spec.records} | {"range"}
+    return any(isinstance(n, m.Comprehension | m.ListLit)
                or (isinstance(n, m.Call) and isinstance(n.func, m.Name) and n.func.name in called)
                for n in walk_body(rule.body))
 

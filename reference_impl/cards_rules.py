@@ -30,6 +30,7 @@ def full_deck() -> list[Card]:
     return [Card(rank=r, suit=s) for s in SUIT_MEMBERS for r in RANK_MEMBERS]
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def seats() -> list[int]:
     """The four seats, 0 to 3.
 
@@ -39,6 +40,7 @@ def seats() -> list[int]:
     return list(range(0, PLAYER_COUNT))
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def teams() -> list[int]:
     """The two partnerships: team 0 (seats 0 and 2) and team 1 (seats 1 and 3).
 

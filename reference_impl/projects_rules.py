@@ -191,6 +191,7 @@ def sequence_projects(readings: Readings, seat: int, run: list[Card]) -> list[Pr
         raise UnknownReading("long_sequence", readings.long_sequence)
 
 
+@cache  # pure, of hashable arguments: each result is computed once
 def four_of_a_kind_project(readings: Readings, rank: Rank, mode: Mode) -> ProjectKind | None:
     """What four cards of a rank are: four 10s, jacks, queens or kings a hundred; four aces four
     hundred in sun and a hundred in hokum (A22); four 9s nothing or a hundred (A21); four 8s or

@@ -116,7 +116,10 @@ class Game:
         return player
 
     def legal_action_records(self) -> list[definitions.Action]:
-        return list(self._legal_now()[2])
+        cached = self._legal
+        if cached is None or cached[0] is not self.state or cached[1] is not self.readings:
+            cached = self._legal_now()
+        return list(cached[2])
 
     def legal_actions(self) -> list[str]:
         state, readings, records, texts = self._legal_now()
@@ -158,10 +161,19 @@ class Game:
         An action that is one of the legal actions just listed for this state (the same
         record, or the same text) goes to the rules' `apply_legal_action`, which does not
         judge again what is known to be legal; any other goes to `apply_action`."""
-        legal = self._listed(action)
-        if legal is not None:
-            self.state = _apply_legal_action(self.readings, self.state, legal)
-            return
+        state, readings, cached = self.state, self.readings, self._legal
+        if cached is not None and cached[0] is state and cached[1] is readings:
+            if isinstance(action, str):
+                texts = cached[3]
+                if texts is not None and action in texts:
+                    legal = cached[2][texts.index(action)]
+                    self.state = _apply_legal_action(readings, state, legal)
+                    return
+            else:
+                for record in cached[2]:
+                    if record is action:
+                        self.state = _apply_legal_action(readings, state, record)
+                        return
         if isinstance(action, str):
             try:
                 record = parse_action(action)
@@ -172,22 +184,7 @@ class Game:
         else:
             raise TypeError(f"{action!r} is not an action: expected its text (as 'play 10S') "
                             "or an Action record")
-        self.state = _apply_action(self.readings, self.state, record)
-
-    def _listed(self, action: str | definitions.Action) -> definitions.Action | None:
-        """The listed legal record that `action` is (by identity) or names (by its text)."""
-        cached = self._legal
-        if cached is None or cached[0] is not self.state or cached[1] is not self.readings:
-            return None
-        records, texts = cached[2], cached[3]
-        if isinstance(action, str):
-            if texts is not None and action in texts:
-                return records[texts.index(action)]
-            return None
-        for record in records:
-            if record is action:
-                return record
-        return None
+        self.state = _apply_action(readings, state, record)
 
     def deal(self, deck: list[str]) -> None:
         """Deal the next round (after a round, or after everyone passed twice)."""

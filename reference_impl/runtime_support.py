@@ -56,14 +56,18 @@ def replace(record: R, /, **changes: object) -> R:
     """A copy of a record with some fields changed, as `dataclasses.replace` makes it.
 
     Generated records (but value records, which never change) keep their fields in
-    the instance dict, so the copy is two dict updates; the frozen dataclass has
-    checked its fields when the original was built, and a changed field must be
-    one of them: a name that is not one would add an entry to the dict."""
-    copy: R = object.__new__(record.__class__)
-    fields = copy.__dict__
-    fields.update(record.__dict__)
+    the instance dict, so the copy is that dict copied, the changes written into the
+    copy, and the copy made the new record's dict; the frozen dataclass has checked
+    its fields when the original was built, and a changed field must be one of them:
+    a name that is not one would add an entry to the dict."""
+    fields = record.__dict__.copy()
     fields.update(changes)
     if len(fields) != len(record.__dict__):
         unknown = ", ".join(sorted(changes.keys() - record.__dict__.keys()))
         raise TypeError(f"{record.__class__.__name__} has no field {unknown}")
+    copy: R = object.__new__(record.__class__)
+    _set_attribute(copy, "__dict__", fields)
     return copy
+
+
+_set_attribute = object.__setattr__  # past the frozen dataclass's own __setattr__
