@@ -14,6 +14,7 @@ times).
 from __future__ import annotations
 
 import json
+from collections import deque
 from typing import Any
 
 import baloot.reference_impl
@@ -50,6 +51,7 @@ class InProcessEngine(EngineProcess):
         self.api = api
         self.readings = readings if readings is not None else reference_readings()
         self._adapter: Adapter | None = None
+        self._answers: deque[dict[str, Any] | EngineError] = deque()  # posted, not collected
 
     @property
     def running(self) -> bool:
@@ -57,6 +59,7 @@ class InProcessEngine(EngineProcess):
 
     def start(self) -> dict[str, Any]:
         self.transcript.clear()
+        self._answers.clear()
         self._adapter = Adapter(self.api, self.readings)
         try:
             reply = self.request({"type": "hello", "protocol": PROTOCOL_VERSION})
@@ -68,9 +71,26 @@ class InProcessEngine(EngineProcess):
 
     def kill(self) -> None:
         self._adapter = None
+        self._answers.clear()
 
     def close(self) -> None:
-        self._adapter = None
+        self.kill()
+
+    def post(self, message: dict[str, Any]) -> None:
+        """Answered at once (there is no other process to answer it meanwhile), the reply
+        or its EngineError kept for `collect`."""
+        try:
+            self._answers.append(self.request(message))
+        except EngineError as exc:
+            self._answers.append(exc)
+
+    def collect(self, timeout: float | None = None) -> dict[str, Any]:
+        if not self._answers:
+            raise RuntimeError("no request posted to collect the reply of")
+        answer = self._answers.popleft()
+        if isinstance(answer, EngineError):
+            raise answer
+        return answer
 
     def stderr_tail(self, lines: int = 8) -> str:
         return ""

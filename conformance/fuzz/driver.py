@@ -36,9 +36,9 @@ from baloot.conformance.fuzz.engine_side import (
     Diverged,
     EngineSide,
     Planner,
+    PlanSender,
     Replayer,
     batches,
-    send_plan,
 )
 from baloot.conformance.fuzz.normal import (
     MISSING,
@@ -281,6 +281,7 @@ class _Duel:
     ) -> None:
         self.trial = trial
         self.caps = trial.capabilities
+        self.every_capability = self.caps >= limits.ALL
         self.engine = engine
         self.ref = ref
         self.start_timeout = start_timeout
@@ -319,7 +320,7 @@ class _Duel:
                     None,
                     None,
                     phase,
-                    reference_legal=self.ref_ok({"type": "legal"}),
+                    reference_legal=self.ref_read("legal"),
                     what=exc.reason,
                 )
             ) from None
@@ -342,12 +343,16 @@ class _Duel:
             self.ref_change = reply
         return reply
 
+    def ref_read(self, kind: str) -> dict[str, Any]:
+        """The reference's reply to a read (`state`, `legal`, `result`) of this state."""
+        known = self.ref_reads.get(kind)
+        return known if known is not None else self.ref_ok({"type": kind})
+
     def as_reference(self, message: dict[str, Any]) -> dict[str, Any]:
         """What an engine that agrees with the reference replies (`Planner`): to a change,
         the reference's reply to the same change, made just before; to a read, its read."""
-        if message["type"] in READS:
-            return self.ref_ok({"type": message["type"]})
-        return self.ref_change
+        kind = message["type"]
+        return self.ref_read(kind) if kind in READS else self.ref_change
 
     def after_change(self) -> tuple[str, ...]:
         """The engine's reads a replay asks for after the change just made to the reference:
@@ -357,7 +362,7 @@ class _Duel:
         return ("state", "legal")
 
     def ref_state(self) -> dict[str, Any]:
-        state: dict[str, Any] = self.ref_ok({"type": "state"})["state"]
+        state: dict[str, Any] = self.ref_read("state")["state"]
         return state
 
     # -- comparisons --
@@ -395,7 +400,7 @@ class _Duel:
                     phase,
                     action,
                     _clauses_for("state", phase, diff, mode),
-                    self.ref_ok({"type": "legal"}),
+                    self.ref_read("legal"),
                     what=diff[0],
                 )
             )
@@ -412,7 +417,7 @@ class _Duel:
         return out
 
     def compare_result(self, phase: str) -> None:
-        expected: dict[str, Any] = self.ref_ok({"type": "result"})["result"]
+        expected: dict[str, Any] = self.ref_read("result")["result"]
         self.rounds[-1].result = expected
         if "projects" not in self.caps and any(expected.get("projects") or []):
             raise _Ended("projects")
@@ -522,7 +527,7 @@ class _Duel:
                     None,
                     reply,
                     "deal",
-                    reference_legal=self.ref_ok({"type": "legal"}),
+                    reference_legal=self.ref_read("legal"),
                     what="start",
                 )
             )
@@ -536,7 +541,7 @@ class _Duel:
                 self.compare_result(phase)  # a scoring bug shows best in the result
             if phase == "deal" and "redeal" not in self.caps:
                 raise _Ended("redeal")  # everyone passed twice
-            legal = self.ref_ok({"type": "legal"})
+            legal = self.ref_read("legal")
             if phase in ACTIVE and self.by_capability(state, legal):
                 continue
             moves = self.rounds[-1].moves
@@ -560,6 +565,8 @@ class _Duel:
 
     def by_capability(self, state: dict[str, Any], legal: dict[str, Any]) -> bool:
         """Play the reference alone where the engine lacks a capability; True when it did."""
+        if self.every_capability:
+            return False
         phase = str(state["phase"])
         if phase == "bidding" and "second_session" not in self.caps and _second_session(state):
             raise _Ended("second_session")
@@ -602,7 +609,7 @@ class _Duel:
                     None,
                     reply,
                     phase,
-                    reference_legal=self.ref_ok({"type": "legal"}),
+                    reference_legal=self.ref_read("legal"),
                     what="deal",
                 )
             )
@@ -619,11 +626,7 @@ class _Duel:
             return
         if not offered:
             raise _Ended(phase)  # nothing this engine can play here
-        # the reference lists its actions in an order of its own: a choice indexes
-        # them sorted, so a trial plays the same game however that order changes;
-        # `pass` first, so that shrinking (towards choice 0) passes where it can
-        options = sorted(offered, key=lambda a: (a != "pass", action_key(a), a))
-        action = options[choice % len(options)]
+        action = _options(offered)[choice % len(offered)]
         seat = int(state["current_player"])
         if (
             phase == "playing"
@@ -645,7 +648,7 @@ class _Duel:
                     phase,
                     action,
                     _clauses_for("legal", phase, [], None),
-                    self.ref_ok({"type": "legal"}),
+                    self.ref_read("legal"),
                     what=action_shape(action),
                 )
             )
@@ -698,6 +701,16 @@ class _Duel:
                     what=action_shape(action),
                 )
             )
+
+
+def _options(offered: list[str]) -> list[str]:
+    """The actions a choice indexes. The reference lists its actions in an order of its own:
+    a choice indexes them sorted, so a trial plays the same game however that order changes;
+    `pass` first, so that shrinking (towards choice 0) passes where it can."""
+    if any(a.startswith("declare ") for a in offered):  # sorted by their cards, as sets
+        return sorted(offered, key=lambda a: (a != "pass", action_key(a), a))
+    rest = [a for a in sorted(offered) if a != "pass"]  # (speed: most turns declare nothing)
+    return ["pass"] * (len(offered) - len(rest)) + rest
 
 
 def _refusal(reply: dict[str, Any]) -> str:
@@ -756,15 +769,22 @@ class _Running(EngineProcess):
 def _planned(
     trial: Trial, engine: EngineProcess, reference: Endpoint, start_timeout: float | None
 ) -> Replay | None:
-    """The replay, from a plan sent in batches; None when it must be played request by
-    request (a disagreement, a reply other than the reference's, a failed batch)."""
-    planner = Planner(lambda message: duel.as_reference(message))
+    """The replay, from a plan sent in batches as it is made; None when it must be played
+    request by request (a disagreement, a reply other than the reference's, a failed
+    batch)."""
+    sender = PlanSender(engine)
+    planner = Planner(lambda message: duel.as_reference(message), sender.add)
     duel = _Duel(trial, _Running(), reference, start_timeout, EngineSide(planner))
-    plan = duel.run()
+    try:
+        plan = duel.run()
+    except BaseException:
+        engine.kill()  # with batches sent: a late reply must not meet the next request
+        raise
     if plan.disagreement is not None or plan.ended is not None:
+        sender.settle()
         return None
     try:
-        replies = send_plan(engine, planner.flat())
+        replies = sender.replies()
     except EngineError:
         engine.kill()  # a late reply must not meet the next request
         return None

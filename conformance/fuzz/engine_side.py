@@ -17,6 +17,7 @@ at its change.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -108,14 +109,16 @@ class EngineSide:
 # to the first disagreement (for an engine with every capability: only the
 # pass-only turns of an engine without `pass_only_turns` depend on its replies).
 # So a replay can first be played against a stand-in that answers as the
-# reference does (`Planner`), the requests written down; then they go to the
-# engine in a few batches; then the engine's replies are checked. When each is
+# reference does (`Planner`), the requests written down and sent to the engine in
+# a few batches while the plan is made (`PlanSender`: the engine answers one batch
+# as the fuzzer plans the next); then the engine's replies are checked. When each is
 # the stand-in's reply, the replay against the engine is the planned one, the
 # same in every detail; otherwise the replay is played again on those replies
 # (`Replayer`), and when that meets a disagreement or leaves the plan, again
 # against the engine, request by request, as without the plan.
 
-CHUNK = 200  # requests a batch when sending a plan (a batch reply stays well under 1 MiB)
+CHUNK = 48  # requests a batch when sending a plan (the engine answers one as the next is planned)
+AHEAD = 2  # batches sent and not yet answered, at most (a hung engine never fills the pipe)
 
 
 class Diverged(Exception):
@@ -123,17 +126,26 @@ class Diverged(Exception):
 
 
 class Planner:
-    """A stand-in engine: each request written down and answered by `predict`."""
+    """A stand-in engine: each request written down and answered by `predict`, and handed
+    to `send` (a `PlanSender`'s `add`), batches opened, as it is planned."""
 
-    def __init__(self, predict: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    def __init__(
+        self,
+        predict: Callable[[dict[str, Any]], dict[str, Any]],
+        send: Callable[[list[dict[str, Any]]], None] | None = None,
+    ) -> None:
         self.hello: dict[str, Any] = {"batch": True}
         self.predict = predict
+        self.send = send
         self.sent: list[dict[str, Any]] = []
         self.predicted: list[dict[str, Any]] = []
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         self.sent.append(message)
-        if message["type"] == "batch":
+        batch = message["type"] == "batch"
+        if self.send is not None:
+            self.send(message["requests"] if batch else [message])
+        if batch:
             replies = [self.predict(m) for m in message["requests"]]
             self.predicted.extend(replies)
             return {"ok": True, "replies": replies}
@@ -141,24 +153,67 @@ class Planner:
         self.predicted.append(reply)
         return reply
 
-    def flat(self) -> list[dict[str, Any]]:
-        """Every request of the plan, in order, batches opened."""
-        out: list[dict[str, Any]] = []
-        for message in self.sent:
-            out.extend(message["requests"] if message["type"] == "batch" else [message])
-        return out
 
+class PlanSender:
+    """A plan's requests sent to the engine while it is made, in batches of `CHUNK` posted
+    as they fill (the engine answers one while the next is planned), at most `AHEAD` of
+    them waiting for their replies.
 
-def send_plan(engine: EngineProcess, requests: list[dict[str, Any]]) -> list[Any]:
-    """The engine's replies to the plan's requests, sent in batches of `CHUNK`."""
-    replies: list[Any] = []
-    for at in range(0, len(requests), CHUNK):
-        chunk = requests[at : at + CHUNK]
-        got = engine.request({"type": "batch", "requests": chunk}).get("replies")
-        if not isinstance(got, list) or len(got) != len(chunk):
-            raise EngineError(SCHEMA, f"batch reply without {len(chunk)} replies")
-        replies.extend(got)
-    return replies
+    A failure to send or to read is kept, nothing more is sent, and `replies` raises it:
+    the plan is made to its end either way."""
+
+    def __init__(self, engine: EngineProcess) -> None:
+        self.engine = engine
+        self.waiting: list[dict[str, Any]] = []  # planned, not yet sent
+        self.sizes: deque[int] = deque()  # the requests of each batch sent, not yet read
+        self.got: list[Any] = []
+        self.failed: EngineError | None = None
+
+    def add(self, requests: list[dict[str, Any]]) -> None:
+        self.waiting.extend(requests)
+        while len(self.waiting) >= CHUNK and self.failed is None:
+            self._send(CHUNK)
+
+    def replies(self) -> list[Any]:
+        """The engine's replies to every request added, in order (the last batch sent now)."""
+        if self.waiting and self.failed is None:
+            self._send(len(self.waiting))
+        while self.sizes and self.failed is None:
+            self._read()
+        if self.failed is not None:
+            raise self.failed
+        return self.got
+
+    def settle(self) -> None:
+        """Read the replies still due and drop them (the plan is not used); an engine that
+        fails to give them is killed."""
+        try:
+            while self.sizes:
+                self.sizes.popleft()
+                self.engine.collect()
+        except EngineError:
+            self.engine.kill()
+        self.sizes.clear()
+
+    def _send(self, count: int) -> None:
+        try:
+            if len(self.sizes) >= AHEAD:
+                self._read()
+            chunk, self.waiting = self.waiting[:count], self.waiting[count:]
+            self.engine.post({"type": "batch", "requests": chunk})
+            self.sizes.append(len(chunk))
+        except EngineError as exc:
+            self.failed = exc
+
+    def _read(self) -> None:
+        try:
+            size = self.sizes.popleft()
+            got = self.engine.collect().get("replies")
+            if not isinstance(got, list) or len(got) != size:
+                raise EngineError(SCHEMA, f"batch reply without {size} replies")
+            self.got.extend(got)
+        except EngineError as exc:
+            self.failed = exc
 
 
 class Replayer:

@@ -88,6 +88,7 @@ class EngineProcess:
         self._stderr_tail: deque[str] = deque(maxlen=40)
         self._threads: list[threading.Thread] = []
         self._seq = 0
+        self._posted: deque[dict[str, Any]] = deque()  # sent, their replies not yet read
         self.transcript: deque[str] = deque(maxlen=8)  # the last lines both ways
         self.hello: dict[str, Any] = {}
 
@@ -104,6 +105,7 @@ class EngineProcess:
         self._lines = queue.Queue()
         self._stderr_tail = deque(maxlen=40)
         self.transcript.clear()
+        self._posted.clear()
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -163,10 +165,11 @@ class EngineProcess:
                 with contextlib.suppress(OSError):
                     stream.close()
         self._proc = None
+        self._posted.clear()
 
     def close(self) -> None:
         """Say goodbye politely, then make sure the process is gone."""
-        if self.running:
+        if self.running and not self._posted:  # a reply still due: no goodbye
             with contextlib.suppress(EngineError):
                 self.request({"type": "bye"}, timeout=min(self.timeout, 1.0))
             if self._proc is not None:
@@ -210,9 +213,19 @@ class EngineProcess:
         non-JSON, a wrong `seq`, a flood, a schema violation (when validating)
         or an error reply.
         """
+        if self._posted:  # its reply would be taken for another's
+            raise RuntimeError("a request sent while posted requests wait for their replies")
+        self.post(message)
+        return self.collect(timeout)
+
+    def post(self, message: dict[str, Any]) -> None:
+        """Send a request without waiting for its reply, which `collect` reads: the engine
+        answers it while the runner goes on. Replies are collected in the order posted;
+        raises EngineError when the request cannot be sent."""
         if self._proc is None or self._proc.stdin is None:
             raise EngineError(EXITED, "the engine is not running")
-        self._check_unsolicited()
+        if not self._posted:  # with requests posted, their replies are what comes
+            self._check_unsolicited()
         self._seq += 1
         message = {"seq": self._seq, **message}
         if self.validate:
@@ -226,6 +239,14 @@ class EngineProcess:
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._exit_error("while the runner was sending a request") from None
+        self._posted.append(message)
+
+    def collect(self, timeout: float | None = None) -> dict[str, Any]:
+        """The reply to the oldest request posted and not yet collected, waiting at most
+        `timeout` seconds from now; raises EngineError as `request` does."""
+        if not self._posted:
+            raise RuntimeError("no request posted to collect the reply of")
+        message = self._posted.popleft()
         reply = self._read_reply(timeout if timeout is not None else self.timeout)
         return self._check_reply(message, reply)
 

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 import baloot.reference_impl as api
+from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.adapters.reference_adapter import Adapter, result_fields, state_fields
 from baloot.conformance.fuzz.driver import ReferenceEndpoint, random_trial, replay
-from baloot.conformance.fuzz.engine_side import EngineSide
+from baloot.conformance.fuzz.engine_side import AHEAD, CHUNK, EngineSide, PlanSender
 from baloot.conformance.harness.engine_process import EngineError, EngineProcess
 
 WRAPPED = [sys.executable, str(Path(__file__).with_name("wrapped_engine.py"))]
@@ -100,16 +101,97 @@ def test_a_read_kept_from_a_batch_raises_its_error_when_asked_and_only_then() ->
         short.request({"type": "apply", "action": "pass"}, ("state", "legal"))
 
 
+class _Posting(EngineProcess):
+    """Answers each posted batch with one reply per request (the request's action), and
+    records how many batches wait for their replies after each post."""
+
+    def __init__(self, fail_at: int | None = None, short: bool = False) -> None:
+        super().__init__(["(scripted)"])
+        self.due: list[dict[str, Any]] = []
+        self.waiting: list[int] = []
+        self.sizes: list[int] = []
+        self.fail_at = fail_at
+        self.short = short
+
+    def post(self, message: dict[str, Any]) -> None:
+        if len(self.sizes) == self.fail_at:
+            raise EngineError("exited", "engine exited while the runner was sending a request")
+        self.sizes.append(len(message["requests"]))
+        self.due.append(message)
+        self.waiting.append(len(self.due))
+
+    def collect(self, timeout: float | None = None) -> dict[str, Any]:
+        requests = self.due.pop(0)["requests"]
+        replies = [{"ok": True, "n": r["action"]} for r in requests]
+        return {"ok": True, "replies": replies[1:] if self.short else replies}
+
+
+def _actions(count: int) -> list[dict[str, Any]]:
+    return [{"type": "apply", "action": n} for n in range(count)]
+
+
+def test_a_plan_is_sent_in_batches_as_it_is_made_with_few_unanswered() -> None:
+    engine = _Posting()
+    sender = PlanSender(engine)
+    for at in range(0, 5 * CHUNK + 7, 5):
+        sender.add(_actions(5 * CHUNK + 7)[at : at + 5])
+    assert engine.sizes == [CHUNK] * 5  # each batch posted as it filled
+    assert [r["n"] for r in sender.replies()] == list(range(5 * CHUNK + 7))
+    assert engine.sizes == [CHUNK] * 5 + [7]
+    assert max(engine.waiting) == AHEAD  # never more unanswered than that
+
+
+@pytest.mark.parametrize(("fail_at", "short", "words"), [
+    (1, False, "engine exited while the runner was sending"),
+    (None, True, f"batch reply without {CHUNK} replies"),
+])
+def test_a_batch_that_fails_stops_the_sending_and_the_replies_raise(
+    fail_at: int | None, short: bool, words: str
+) -> None:
+    engine = _Posting(fail_at, short)
+    sender = PlanSender(engine)
+    sender.add(_actions(4 * CHUNK))
+    with pytest.raises(EngineError, match=words):
+        sender.replies()
+    assert len(engine.sizes) <= AHEAD + 1  # nothing sent after the failure was seen
+
+
+def test_a_plan_not_used_has_its_replies_read_and_dropped() -> None:
+    engine = _Posting()
+    sender = PlanSender(engine)
+    sender.add(_actions(2 * CHUNK + 1))
+    sender.settle()
+    assert engine.due == [] and engine.sizes == [CHUNK, CHUNK]  # the rest never sent
+
+
+def test_the_in_process_engine_keeps_a_posted_reply_or_its_error_for_collect() -> None:
+    engine = InProcessEngine()
+    engine.start()
+    setup = {"profile": "literal", "overrides": {}, "dealer": 1, "deck": api.shuffled_deck(1)}
+    engine.post({"type": "legal"})  # before any start: the adapter's error reply
+    engine.post({"type": "start", "setup": setup})
+    engine.post({"type": "legal"})
+    with pytest.raises(EngineError, match="no game: send start first"):
+        engine.collect()
+    assert engine.collect() == {"seq": 3, "ok": True}
+    assert engine.collect()["player"] == 2  # the dealer's right
+    with pytest.raises(RuntimeError, match="no request posted"):
+        engine.collect()
+
+
 class _Counted(EngineProcess):
-    """An engine process that counts its round trips."""
+    """An engine process that counts the requests it sends, and how many of them were
+    posted while another still waited for its reply."""
 
     def __init__(self, argv: list[str]) -> None:
         super().__init__(argv)
         self.round_trips = 0
+        self.overlapped = 0
 
-    def request(self, message: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+    def post(self, message: dict[str, Any]) -> None:
         self.round_trips += 1
-        return super().request(message, timeout)
+        self.overlapped += bool(self._posted)
+        super().post(message)
 
 
 def _summary(found: Any) -> tuple[Any, ...]:
@@ -141,6 +223,7 @@ def test_a_planned_replay_is_the_replay_request_by_request(bugs: tuple[str, ...]
         else:
             assert signatures == {None}
             assert planned_engine.round_trips * 5 < actions  # whole games in a few batches
+            assert planned_engine.overlapped > 0  # one batch sent as another was answered
     finally:
         planned_engine.close()
         plain_engine.close()

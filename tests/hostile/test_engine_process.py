@@ -88,6 +88,43 @@ def test_a_timeout_is_a_number_of_seconds(value: Any) -> None:
         EngineProcess(["unused"], start_timeout=value)
 
 
+def test_posted_requests_are_answered_in_order_and_collected_one_by_one() -> None:
+    engine = EngineProcess(GOOD_ENGINE, timeout=5)
+    try:
+        engine.start()
+        engine.post({"type": "start", "setup": {"dealer": 2}})
+        engine.post({"type": "apply", "action": "ashkal"})
+        engine.post({"type": "legal"})
+        with pytest.raises(RuntimeError, match="posted requests wait"):
+            engine.request({"type": "legal"})  # its reply would be taken for another's
+        assert engine.collect() == {"seq": 2, "ok": True}
+        assert engine.collect()["refused"]["clauses"] == ["BID.6"]
+        assert engine.collect()["player"] == 3  # the dealer's right
+        with pytest.raises(RuntimeError, match="no request posted"):
+            engine.collect()
+        assert engine.request({"type": "legal"})["seq"] == 5
+    finally:
+        engine.close()
+
+
+def test_a_request_posted_to_an_engine_that_hangs_times_out_when_collected() -> None:
+    hangs = [sys.executable, str(Path(GOOD_ENGINE[1]).with_name("hangs.py"))]
+    engine = EngineProcess(hangs, timeout=0.3)
+    try:
+        engine.start()
+        for _ in range(2):  # the second start is where it stops answering
+            engine.request({"type": "start", "setup": {"dealer": 0}})
+        engine.post({"type": "legal"})
+        with pytest.raises(EngineError) as late:
+            engine.collect()
+        assert late.value.reason == "timeout"
+        engine.post({"type": "legal"})
+        engine.close()  # with a reply due: killed, no goodbye waited for
+        assert not engine.running
+    finally:
+        engine.kill()
+
+
 def test_an_infinite_timeout_waits_without_overflow() -> None:
     engine = EngineProcess(GOOD_ENGINE, timeout=float("inf"))
     try:
