@@ -268,6 +268,45 @@ def _legal_difference(
     return "; ".join(parts), "/".join(shapes), lacking + extra
 
 
+class ReferenceSide:
+    """The reference's side of a replay: its replies, each read asked once per state, as of
+    the engine; and what an engine that agrees with it replies (`Planner`)."""
+
+    def __init__(self, ref: Endpoint) -> None:
+        self.ref = ref
+        self.reads: dict[str, dict[str, Any]] = {}  # the reference's reads, this state
+        self.change: dict[str, Any] = {}  # the reference's reply to the last change
+
+    def ok(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The reference's reply, which must not be an error."""
+        kind = message["type"]
+        if kind in READS and len(message) == 1:
+            known = self.reads.get(kind)
+            if known is not None:
+                return known
+        else:
+            self.reads.clear()
+        reply = self.ref.request(message)
+        if not reply.get("ok") and "error" in reply:
+            raise RuntimeError(f"the reference engine failed on {message}: {reply['error']}")
+        if kind in READS:
+            self.reads[kind] = reply
+        else:
+            self.change = reply
+        return reply
+
+    def read(self, kind: str) -> dict[str, Any]:
+        """The reference's reply to a read (`state`, `legal`, `result`) of this state."""
+        known = self.reads.get(kind)
+        return known if known is not None else self.ok({"type": kind})
+
+    def as_reference(self, message: dict[str, Any]) -> dict[str, Any]:
+        """What an engine that agrees with the reference replies: to a change, the
+        reference's reply to the same change, made just before; to a read, its read."""
+        kind = message["type"]
+        return self.read(kind) if kind in READS else self.change
+
+
 class _Duel:
     """One replay of a trial: the reference and the engine, move by move."""
 
@@ -275,7 +314,7 @@ class _Duel:
         self,
         trial: Trial,
         engine: EngineProcess,
-        ref: Endpoint,
+        ref: Endpoint | ReferenceSide,
         start_timeout: float | None,
         side: EngineSide | None = None,
     ) -> None:
@@ -283,7 +322,7 @@ class _Duel:
         self.caps = trial.capabilities
         self.every_capability = self.caps >= limits.ALL
         self.engine = engine
-        self.ref = ref
+        self.reference = ref if isinstance(ref, ReferenceSide) else ReferenceSide(ref)
         self.start_timeout = start_timeout
         self.rounds: list[RoundTrace] = []
         self.steps = 0
@@ -297,8 +336,6 @@ class _Duel:
         self.engine_side = side or EngineSide(engine)
         self.unsent_state = limits.unsent_state_fields(self.caps)
         self.unsent_result = limits.unsent_result_fields(self.caps)
-        self.ref_reads: dict[str, dict[str, Any]] = {}  # the reference's reads, this state
-        self.ref_change: dict[str, Any] = {}  # the reference's reply to the last change
 
     # -- the two engines --
 
@@ -320,39 +357,10 @@ class _Duel:
                     None,
                     None,
                     phase,
-                    reference_legal=self.ref_read("legal"),
+                    reference_legal=self.reference.read("legal"),
                     what=exc.reason,
                 )
             ) from None
-
-    def ref_ok(self, message: dict[str, Any]) -> dict[str, Any]:
-        """The reference's reply; a read is asked once per state, as of the engine."""
-        kind = message["type"]
-        if kind in READS and len(message) == 1:
-            known = self.ref_reads.get(kind)
-            if known is not None:
-                return known
-        else:
-            self.ref_reads.clear()
-        reply = self.ref.request(message)
-        if not reply.get("ok") and "error" in reply:
-            raise RuntimeError(f"the reference engine failed on {message}: {reply['error']}")
-        if kind in READS:
-            self.ref_reads[kind] = reply
-        else:
-            self.ref_change = reply
-        return reply
-
-    def ref_read(self, kind: str) -> dict[str, Any]:
-        """The reference's reply to a read (`state`, `legal`, `result`) of this state."""
-        known = self.ref_reads.get(kind)
-        return known if known is not None else self.ref_ok({"type": kind})
-
-    def as_reference(self, message: dict[str, Any]) -> dict[str, Any]:
-        """What an engine that agrees with the reference replies (`Planner`): to a change,
-        the reference's reply to the same change, made just before; to a read, its read."""
-        kind = message["type"]
-        return self.ref_read(kind) if kind in READS else self.ref_change
 
     def after_change(self) -> tuple[str, ...]:
         """The engine's reads a replay asks for after the change just made to the reference:
@@ -362,7 +370,7 @@ class _Duel:
         return ("state", "legal")
 
     def ref_state(self) -> dict[str, Any]:
-        state: dict[str, Any] = self.ref_read("state")["state"]
+        state: dict[str, Any] = self.reference.read("state")["state"]
         return state
 
     # -- comparisons --
@@ -400,7 +408,7 @@ class _Duel:
                     phase,
                     action,
                     _clauses_for("state", phase, diff, mode),
-                    self.ref_read("legal"),
+                    self.reference.read("legal"),
                     what=diff[0],
                 )
             )
@@ -417,7 +425,7 @@ class _Duel:
         return out
 
     def compare_result(self, phase: str) -> None:
-        expected: dict[str, Any] = self.ref_read("result")["result"]
+        expected: dict[str, Any] = self.reference.read("result")["result"]
         self.rounds[-1].result = expected
         if "projects" not in self.caps and any(expected.get("projects") or []):
             raise _Ended("projects")
@@ -478,7 +486,7 @@ class _Duel:
         if forced and phase in ("bidding", "raising"):
             key = "bids" if phase == "bidding" else "raises"
             self.skipped[key].add(len(state.get(key) or []))
-        self.ref_ok({"type": "apply", "action": action})
+        self.reference.ok({"type": "apply", "action": action})
         self.record(state, Move(int(state["current_player"]), action, phase, forced, sent=False))
 
     # -- the game --
@@ -517,7 +525,7 @@ class _Duel:
             setup["totals"] = list(trial.totals)
         totals = list(trial.totals or [0, 0])
         self.rounds.append(RoundTrace(trial.decks[0], trial.dealer, totals, 0))
-        self.ref_ok({"type": "start", "setup": setup})
+        self.reference.ok({"type": "start", "setup": setup})
         reply = self.eut({"type": "start", "setup": setup}, "deal", self.after_change())
         if not reply.get("ok"):
             raise _Stop(
@@ -527,7 +535,7 @@ class _Duel:
                     None,
                     reply,
                     "deal",
-                    reference_legal=self.ref_read("legal"),
+                    reference_legal=self.reference.read("legal"),
                     what="start",
                 )
             )
@@ -541,7 +549,7 @@ class _Duel:
                 self.compare_result(phase)  # a scoring bug shows best in the result
             if phase == "deal" and "redeal" not in self.caps:
                 raise _Ended("redeal")  # everyone passed twice
-            legal = self.ref_read("legal")
+            legal = self.reference.read("legal")
             if phase in ACTIVE and self.by_capability(state, legal):
                 continue
             moves = self.rounds[-1].moves
@@ -592,7 +600,7 @@ class _Duel:
     def deal(self, phase: str) -> None:
         deck = self.trial.decks[self.next_deck]
         self.next_deck += 1
-        self.ref_ok({"type": "deal", "deck": deck})
+        self.reference.ok({"type": "deal", "deck": deck})
         after = self.ref_state()
         self.rounds.append(
             RoundTrace(
@@ -609,7 +617,7 @@ class _Duel:
                     None,
                     reply,
                     phase,
-                    reference_legal=self.ref_read("legal"),
+                    reference_legal=self.reference.read("legal"),
                     what="deal",
                 )
             )
@@ -635,7 +643,7 @@ class _Duel:
             and any(a.startswith("declare ") for a in actions)
         ):
             self.rounds[-1].partial_declaration = True
-        self.ref_ok({"type": "apply", "action": action})
+        self.reference.ok({"type": "apply", "action": action})
         self.record(state, Move(seat, action, phase, forced=offered == ["pass"]))
         reply = self.eut({"type": "apply", "action": action}, phase, self.after_change())
         if not reply.get("ok"):
@@ -648,7 +656,7 @@ class _Duel:
                     phase,
                     action,
                     _clauses_for("legal", phase, [], None),
-                    self.ref_read("legal"),
+                    self.reference.read("legal"),
                     what=action_shape(action),
                 )
             )
@@ -661,7 +669,7 @@ class _Duel:
         if not candidates:
             return
         action = candidates[pick % len(candidates)]
-        refusal = self.ref_ok({"type": "apply", "action": action})
+        refusal = self.reference.ok({"type": "apply", "action": action})
         if refusal.get("ok"):
             raise RuntimeError(f"the reference accepted the probe {action!r}")
         reply = self.eut({"type": "apply", "action": action}, phase, ("legal", "state"))
@@ -766,6 +774,8 @@ class _Running(EngineProcess):
         return True
 
 
+_STAND_IN = _Running()  # holds no process: one serves every plan
+
 def _planned(
     trial: Trial, engine: EngineProcess, reference: Endpoint, start_timeout: float | None
 ) -> Replay | None:
@@ -773,8 +783,9 @@ def _planned(
     request by request (a disagreement, a reply other than the reference's, a failed
     batch)."""
     sender = PlanSender(engine)
-    planner = Planner(lambda message: duel.as_reference(message), sender.add)
-    duel = _Duel(trial, _Running(), reference, start_timeout, EngineSide(planner))
+    ref = ReferenceSide(reference)  # the planner holds it, not the duel (no cycle to collect)
+    planner = Planner(ref.as_reference, sender.add)
+    duel = _Duel(trial, _STAND_IN, ref, start_timeout, EngineSide(planner))
     try:
         plan = duel.run()
     except BaseException:

@@ -5,6 +5,7 @@ replay played request by request, disagreements included, in a few round trips."
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import sys
@@ -177,6 +178,21 @@ def test_the_in_process_engine_keeps_a_posted_reply_or_its_error_for_collect() -
     assert engine.collect()["player"] == 2  # the dealer's right
     with pytest.raises(RuntimeError, match="no request posted"):
         engine.collect()
+
+
+def test_a_replay_leaves_no_cycle_for_the_garbage_collector() -> None:
+    # a game's plan freed as soon as it is played, not when a full collection finds it
+    engine, reference = InProcessEngine(), ReferenceEndpoint()
+    engine.start()
+    replay(random_trial(2, 0, profile="literal"), engine, reference)
+    gc.collect()
+    gc.disable()
+    try:
+        for index in range(1, 4):
+            assert replay(random_trial(2, index, profile="literal"), engine, reference).actions
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 class _Counted(EngineProcess):
