@@ -188,9 +188,27 @@ def _contract(record: Any) -> dict[str, Any] | None:
     }
 
 
+_UNSEEN = object()
+
+
+class _Field:
+    """A field converted again only when the record holds another object there."""
+
+    def __init__(self, convert: Callable[[Any], Any]) -> None:
+        self.convert = convert
+        self.value: Any = _UNSEEN  # the record's value last converted
+        self.converted: Any = None
+
+    def __call__(self, value: Any) -> Any:
+        if value is not self.value:
+            self.value, self.converted = value, self.convert(value)
+        return self.converted
+
+
 class _Items:
     """A list field converted item by item, an item converted again only when it is another
-    object than the last list's item at its place (a new bid, the one hand that changed)."""
+    object than the last list's item at its place (a new bid, the one hand that changed),
+    and the list not at all when it is the same list."""
 
     def __init__(self, convert: Callable[[Any], Any]) -> None:
         self.convert = convert
@@ -198,13 +216,16 @@ class _Items:
         self.converted: list[Any] = []
 
     def __call__(self, items: list[Any]) -> list[Any]:
-        old, done, convert = self.items, self.converted, self.convert
+        old = self.items
+        if items is old:
+            return self.converted
+        done, convert = self.converted, self.convert
         kept = len(old)
         out = [
             done[i] if i < kept and item is old[i] else convert(item)
             for i, item in enumerate(items)
         ]
-        self.items, self.converted = list(items), out
+        self.items, self.converted = items, out
         return out
 
 
@@ -214,18 +235,23 @@ class StateProjection:
     only in its items that are."""
 
     def __init__(self) -> None:
-        self._seen: dict[str, tuple[Any, Any]] = {}  # field -> (the record's value, converted)
         self._hands = _Items(_hand)
         self._bids = _Items(_call)
         self._raises = _Items(_call)
         self._declarations = _Items(_project)
         self._trick = _Items(_play)
+        self._contract = _Field(_contract)
+        self._trick_winners = _Field(list)
+        self._totals = _Field(list)
+        self._player: tuple[Any, Any, int | None] = (None, None, None)  # record, readings
 
-    def _field(self, name: str, value: Any, convert: Callable[[Any], Any]) -> Any:
-        known = self._seen.get(name)
-        if known is None or known[0] is not value:
-            known = self._seen[name] = (value, convert(value))
-        return known[1]
+    def player(self, game: Any) -> int | None:
+        """The player to act (asked of the rules once a state: `legal` and `state` say it)."""
+        record, readings, player = self._player
+        if record is not game.state or readings is not game.readings:
+            player = game.current_player
+            self._player = (game.state, game.readings, player)
+        return player
 
     def state(self, game: Any) -> dict[str, Any]:
         record = game.state
@@ -233,18 +259,18 @@ class StateProjection:
         return {
             "phase": game.phase,
             "dealer": record.dealer,
-            "current_player": game.current_player,
+            "current_player": self.player(game),
             "face_up": None if face_up is None else card_of(face_up),
-            "hands": self._field("hands", record.hands, self._hands),
-            "bids": self._field("bids", record.bids, self._bids),
-            "contract": self._field("contract", record.contract, _contract),
-            "raises": self._field("raises", record.raises, self._raises),
+            "hands": self._hands(record.hands),
+            "bids": self._bids(record.bids),
+            "contract": self._contract(record.contract),
+            "raises": self._raises(record.raises),
             "multiplier": record.multiplier,
             "locked": record.locked,
-            "declarations": self._field("declarations", record.declarations, self._declarations),
-            "trick": self._field("trick", record.trick, self._trick),
-            "trick_winners": list(record.trick_winners),
-            "totals": list(record.totals),
+            "declarations": self._declarations(record.declarations),
+            "trick": self._trick(record.trick),
+            "trick_winners": self._trick_winners(record.trick_winners),
+            "totals": self._totals(record.totals),
         }
 
 
@@ -295,7 +321,8 @@ class Adapter:
 
     def legal(self, request: dict[str, Any]) -> dict[str, Any]:
         game = self._game()
-        return {"player": game.current_player, "actions": list(game.legal_actions())}
+        player = self.projection.player(game) if _has_records(game) else game.current_player
+        return {"player": player, "actions": list(game.legal_actions())}
 
     def apply(self, request: dict[str, Any]) -> dict[str, Any]:
         try:
