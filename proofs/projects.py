@@ -187,14 +187,17 @@ class Declarations:
         return cards
 
 
-def check_disjoint_projects(spec: m.Spec) -> Iterator[ProofOutcome]:
-    """No card counts in two projects (PROJ.8), and a project is made of held cards."""
+def check_disjoint_projects(spec: m.Spec, mode: str | None = None) -> Iterator[ProofOutcome]:
+    """No card counts in two projects (PROJ.8), and a project is made of held cards;
+    `mode` ("sun" or "hokum") keeps the contracts of one mode."""
     cid = "projects-disjoint"
     title = ("no card counts in two declared projects of a player, and every project is "
              "made of cards the player holds (PROJ.2, PROJ.8)")
     rules = [r for r in ("project_candidates",) if any(x.name == r for x in spec.rules)]
     all_contracts = contracts(spec)
     for c in all_contracts:
+        if mode is not None and c.hokum != (mode == "hokum"):
+            continue
         # Every profile in every contract; every reading of every variant the
         # rules consult in one hokum contract (the trump suits are symmetric).
         sweep = c is all_contracts[-1]

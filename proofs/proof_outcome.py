@@ -64,11 +64,20 @@ class Proof:
     seconds: float
 
 
+def proving_solver() -> z3.Solver:
+    """The solver a proof asks: the claims are large terms over a few booleans (a hand,
+    the choices of a declaration), most of them equalities that fold once the terms are
+    simplified and solved for, so they are before the search starts (a third of the
+    time z3's default solver takes on the project checks)."""
+    solver: z3.Solver = z3.Then("simplify", "solve-eqs", "smt").solver()
+    return solver
+
+
 def prove(universe: Universe, claim: z3.BoolRef, assumptions: list[z3.BoolRef],
           show: Mapping[str, Value], rlimit: int = Z3_RLIMIT) -> Proof:
     """Prove `claim` under `assumptions`; on failure, decode `show` from the model."""
     start = time.perf_counter()
-    solver = z3.Solver()
+    solver = proving_solver()
     solver.set("rlimit", rlimit)
     solver.add(*assumptions)
     solver.add(z3.Not(claim))
