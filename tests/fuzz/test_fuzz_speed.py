@@ -17,7 +17,14 @@ import pytest
 import baloot.reference_impl as api
 from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.adapters.reference_adapter import Adapter, result_fields, state_fields
-from baloot.conformance.fuzz.driver import ReferenceEndpoint, random_trial, replay
+from baloot.conformance.fuzz.driver import (
+    MAX_STEPS,
+    PROBE,
+    ReferenceEndpoint,
+    _choices,
+    random_trial,
+    replay,
+)
 from baloot.conformance.fuzz.engine_side import AHEAD, CHUNK, EngineSide, PlanSender
 from baloot.conformance.harness.engine_process import EngineError, EngineProcess
 
@@ -74,6 +81,18 @@ def test_a_batch_is_answered_as_its_requests_alone() -> None:
     assert reply["replies"][-3]["ok"] is False and "refused" in reply["replies"][-3]
     assert [r["ok"] for r in reply["replies"][-2:]] == [False, False]  # no hello, no text
     assert all("error" in r for r in reply["replies"][-2:])
+
+
+@pytest.mark.parametrize("probes", [0.0, 0.05, 1.0])
+def test_a_trial_draws_its_choices_as_randrange_would(probes: float) -> None:
+    for seed in range(20):
+        fast, plain = random.Random(seed), random.Random(seed)
+        expected = [
+            PROBE + plain.randrange(64) if plain.random() < probes else plain.randrange(64)
+            for _ in range(MAX_STEPS)
+        ]
+        assert _choices(fast, probes) == expected
+        assert fast.random() == plain.random()  # and leave the generator where it would
 
 
 class _Scripted:
