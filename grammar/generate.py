@@ -144,10 +144,10 @@ def _record(spec: m.Spec, r: m.Record) -> list[str]:
         out += ["", *(f"    {name}: {kind}" for name, kind in fields), ""]
         out += _signature("__init__", ["self", *(f"{name}: {kind}" for name, kind in fields)],
                           "None", indent="    ")
-        out += ['        """Each field written once, straight into the instance dict (frozen: '
+        out += ['        """Each field written once, in the instance dict made here (frozen: '
                 'never again)."""',
-                "        fields = self.__dict__"]
-        out += [f'        fields["{name}"] = {name}' for name, _ in fields]
+                '        object.__setattr__(self, "__dict__", {'
+                + ", ".join(f'"{name}": {name}' for name, _ in fields) + "})"]
         return [*out, ""]
     table = f"_{constant_name(r.name)}_VALUES"
     key = ", ".join(name for name, _ in fields) + ("," if len(fields) == 1 else "")

@@ -160,14 +160,19 @@ class Contract:
         caller: int,
         taker: int,
     ) -> None:
-        """Each field written once, straight into the instance dict (frozen: never again)."""
-        fields = self.__dict__
-        fields["kind"] = kind
-        fields["trump"] = trump
-        fields["bidder"] = bidder
-        fields["ashkal"] = ashkal
-        fields["caller"] = caller
-        fields["taker"] = taker
+        """Each field written once, in the instance dict made here (frozen: never again)."""
+        object.__setattr__(
+            self,
+            "__dict__",
+            {
+                "kind": kind,
+                "trump": trump,
+                "bidder": bidder,
+                "ashkal": ashkal,
+                "caller": caller,
+                "taker": taker,
+            },
+        )
 
 
 @dataclass(frozen=True, init=False)
@@ -186,10 +191,8 @@ class Call:
     action: Action
 
     def __init__(self, seat: int, action: Action) -> None:
-        """Each field written once, straight into the instance dict (frozen: never again)."""
-        fields = self.__dict__
-        fields["seat"] = seat
-        fields["action"] = action
+        """Each field written once, in the instance dict made here (frozen: never again)."""
+        object.__setattr__(self, "__dict__", {"seat": seat, "action": action})
 
 
 # ---- spec/cards.baloot -----------------------------------------------------
@@ -451,13 +454,12 @@ class Action:
         project: ProjectKind | None,
         cards: list[Card],
     ) -> None:
-        """Each field written once, straight into the instance dict (frozen: never again)."""
-        fields = self.__dict__
-        fields["kind"] = kind
-        fields["suit"] = suit
-        fields["lock"] = lock
-        fields["project"] = project
-        fields["cards"] = cards
+        """Each field written once, in the instance dict made here (frozen: never again)."""
+        object.__setattr__(
+            self,
+            "__dict__",
+            {"kind": kind, "suit": suit, "lock": lock, "project": project, "cards": cards},
+        )
 
 
 @dataclass(frozen=True, init=False)
@@ -537,36 +539,41 @@ class Game:
         last_result: RoundResult | None,
         winner: int | None,
     ) -> None:
-        """Each field written once, straight into the instance dict (frozen: never again)."""
-        fields = self.__dict__
-        fields["phase"] = phase
-        fields["dealer"] = dealer
-        fields["face_up"] = face_up
-        fields["hands"] = hands
-        fields["bids"] = bids
-        fields["contract"] = contract
-        fields["raises"] = raises
-        fields["multiplier"] = multiplier
-        fields["locked"] = locked
-        fields["declarations"] = declarations
-        fields["trick"] = trick
-        fields["trick_winners"] = trick_winners
-        fields["totals"] = totals
-        fields["next_dealer_seat"] = next_dealer_seat
-        fields["stock"] = stock
-        fields["session"] = session
-        fields["stage"] = stage
-        fields["asking"] = asking
-        fields["hokum_bidder"] = hokum_bidder
-        fields["sun_caller"] = sun_caller
-        fields["sun_by_ashkal"] = sun_by_ashkal
-        fields["level"] = level
-        fields["doubler"] = doubler
-        fields["closed"] = closed
-        fields["leader"] = leader
-        fields["tricks"] = tricks
-        fields["last_result"] = last_result
-        fields["winner"] = winner
+        """Each field written once, in the instance dict made here (frozen: never again)."""
+        object.__setattr__(
+            self,
+            "__dict__",
+            {
+                "phase": phase,
+                "dealer": dealer,
+                "face_up": face_up,
+                "hands": hands,
+                "bids": bids,
+                "contract": contract,
+                "raises": raises,
+                "multiplier": multiplier,
+                "locked": locked,
+                "declarations": declarations,
+                "trick": trick,
+                "trick_winners": trick_winners,
+                "totals": totals,
+                "next_dealer_seat": next_dealer_seat,
+                "stock": stock,
+                "session": session,
+                "stage": stage,
+                "asking": asking,
+                "hokum_bidder": hokum_bidder,
+                "sun_caller": sun_caller,
+                "sun_by_ashkal": sun_by_ashkal,
+                "level": level,
+                "doubler": doubler,
+                "closed": closed,
+                "leader": leader,
+                "tricks": tricks,
+                "last_result": last_result,
+                "winner": winner,
+            },
+        )
 
 
 # Points that win the game.
@@ -618,11 +625,8 @@ class Project:
     cards: list[Card]
 
     def __init__(self, seat: int, kind: ProjectKind, cards: list[Card]) -> None:
-        """Each field written once, straight into the instance dict (frozen: never again)."""
-        fields = self.__dict__
-        fields["seat"] = seat
-        fields["kind"] = kind
-        fields["cards"] = cards
+        """Each field written once, in the instance dict made here (frozen: never again)."""
+        object.__setattr__(self, "__dict__", {"seat": seat, "kind": kind, "cards": cards})
 
 
 PROJECT_KIND_ORDER: dict[ProjectKind, int] = {
@@ -767,10 +771,8 @@ class Play:
     card: Card
 
     def __init__(self, seat: int, card: Card) -> None:
-        """Each field written once, straight into the instance dict (frozen: never again)."""
-        fields = self.__dict__
-        fields["seat"] = seat
-        fields["card"] = card
+        """Each field written once, in the instance dict made here (frozen: never again)."""
+        object.__setattr__(self, "__dict__", {"seat": seat, "card": card})
 
 
 @dataclass(frozen=True, init=False)
@@ -787,10 +789,8 @@ class Trick:
     winner: int
 
     def __init__(self, plays: list[Play], winner: int) -> None:
-        """Each field written once, straight into the instance dict (frozen: never again)."""
-        fields = self.__dict__
-        fields["plays"] = plays
-        fields["winner"] = winner
+        """Each field written once, in the instance dict made here (frozen: never again)."""
+        object.__setattr__(self, "__dict__", {"plays": plays, "winner": winner})
 
 
 # ---- spec/scoring.baloot ---------------------------------------------------
@@ -855,24 +855,29 @@ class RoundResult:
         level: RaiseLevel,
         round_winner: int,
     ) -> None:
-        """Each field written once, straight into the instance dict (frozen: never again)."""
-        fields = self.__dict__
-        fields["contract"] = contract
-        fields["multiplier"] = multiplier
-        fields["card_bunts"] = card_bunts
-        fields["last_trick_bunts"] = last_trick_bunts
-        fields["projects"] = projects
-        fields["points"] = points
-        fields["success"] = success
-        fields["kaboot"] = kaboot
-        fields["added"] = added
-        fields["totals"] = totals
-        fields["game_over"] = game_over
-        fields["winner"] = winner
-        fields["bunts"] = bunts
-        fields["project_values"] = project_values
-        fields["level"] = level
-        fields["round_winner"] = round_winner
+        """Each field written once, in the instance dict made here (frozen: never again)."""
+        object.__setattr__(
+            self,
+            "__dict__",
+            {
+                "contract": contract,
+                "multiplier": multiplier,
+                "card_bunts": card_bunts,
+                "last_trick_bunts": last_trick_bunts,
+                "projects": projects,
+                "points": points,
+                "success": success,
+                "kaboot": kaboot,
+                "added": added,
+                "totals": totals,
+                "game_over": game_over,
+                "winner": winner,
+                "bunts": bunts,
+                "project_values": project_values,
+                "level": level,
+                "round_winner": round_winner,
+            },
+        )
 
 
 # Extra bunts for winning the last trick.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any
+from typing import Any, cast
 
 from . import definitions
 from .definitions import Action, Card, Rank, Suit
@@ -43,7 +43,9 @@ def parse_card(text: str) -> Card:
 
 
 def parse_deck(cards: list[str]) -> list[Card]:
-    deck = [parse_card(c) for c in cards]
+    found = [_CARDS.get(c) if type(c) is str else None for c in cards]  # each looked up once
+    # some text is no card (or a str of a subclass): parse_card judges each
+    deck = [parse_card(c) for c in cards] if None in found else cast("list[Card]", found)
     if len(deck) != len(_SUITS) * len(_RANKS) or len(set(deck)) != len(deck):
         raise NotationError(f"a deck is each of the {len(_SUITS) * len(_RANKS)} cards once; "
                             f"got {len(deck)} cards, {len(set(deck))} different")
