@@ -227,6 +227,29 @@ def case_from_json(raw: dict[str, Any], file: str) -> Case:
     )
 
 
+# A case's JSON text -> its problems: a process that loads the pack again (`baloot suite`
+# runs several commands that each load it, a test session loads it many times) checks
+# each unchanged case against the schema once. Bounded: emptied when it grows past this.
+_CHECKED_CASES: dict[str, tuple[str, ...]] = {}
+CHECKED_CASES_KEPT = 20_000
+
+
+def case_errors(raw: Any) -> tuple[str, ...]:
+    """Every way one case breaks the case-file schema, or has a number with a fraction."""
+    try:
+        key = json.dumps(raw, ensure_ascii=False)
+    except (TypeError, ValueError):  # not JSON data (a caller's own object): no key
+        key = None
+    if key is not None and key in _CHECKED_CASES:
+        return _CHECKED_CASES[key]
+    errors = tuple(schema_errors("case-file", {"cases": [raw]}) or fractions(raw))
+    if key is not None:
+        if len(_CHECKED_CASES) >= CHECKED_CASES_KEPT:
+            _CHECKED_CASES.clear()
+        _CHECKED_CASES[key] = errors
+    return errors
+
+
 def load_case_file(
     path: Path, problems: list[Problem], name: str | None = None
 ) -> list[tuple[dict[str, Any], Case]]:
@@ -251,7 +274,7 @@ def load_case_file(
     for index, raw in enumerate(data["cases"]):
         label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
         case_name = label or f"#{index + 1}"
-        errors = schema_errors("case-file", {"cases": [raw]}) or list(fractions(raw))
+        errors = case_errors(raw)
         if errors:
             for message in errors:
                 problems.append(

@@ -62,6 +62,24 @@ def test_broken_case_is_reported_with_file_case_and_field(
     assert all(p.startswith("cases.json") for p in found)
 
 
+def test_a_case_checked_again_gets_the_same_problems_and_an_edited_one_its_own(
+    tmp_path: Path, make_case: Any, make_pack: Any
+) -> None:
+    # A process loads the pack many times and checks each unchanged case against the
+    # schema once; a case edited between two loads is checked afresh.
+    broken = copy.deepcopy(make_case("broken"))
+    broken["setup"].update(dealer=4)
+    first = problems_for(tmp_path / "one", make_pack, [broken])
+    again = problems_for(tmp_path / "two", make_pack, [copy.deepcopy(broken)])
+    assert first and again == first
+    assert any("4 is greater than the maximum of 3" in p for p in first)
+    broken["setup"].update(dealer=5)
+    edited = problems_for(tmp_path / "three", make_pack, [broken])
+    assert any("5 is greater than the maximum of 3" in p for p in edited)
+    broken["setup"].update(dealer=2)
+    assert problems_for(tmp_path / "four", make_pack, [broken]) == []
+
+
 def test_duplicate_ids(tmp_path: Path, make_case: Any, make_pack: Any) -> None:
     found = problems_for(tmp_path, make_pack, [make_case("same"), make_case("same")])
     assert any("duplicate id" in p and "'same'" in p for p in found)
