@@ -56,18 +56,19 @@ def replace(record: R, /, **changes: object) -> R:
     """A copy of a record with some fields changed, as `dataclasses.replace` makes it.
 
     Generated records (but value records, which never change) keep their fields in
-    the instance dict, so the copy is that dict copied, the changes written into the
-    copy, and the copy made the new record's dict; the frozen dataclass has checked
-    its fields when the original was built, and a changed field must be one of them:
-    a name that is not one would add an entry to the dict."""
-    fields = record.__dict__.copy()
-    fields.update(changes)
-    if len(fields) != len(record.__dict__):
-        unknown = ", ".join(sorted(changes.keys() - record.__dict__.keys()))
-        raise TypeError(f"{record.__class__.__name__} has no field {unknown}")
-    copy: R = object.__new__(record.__class__)
+    the instance dict, so the copy's dict is the original's with the changes merged in,
+    set on a new object; the frozen dataclass has checked its fields when the original
+    was built, and a changed field must be one of them: a name that is not one would
+    add an entry to the dict."""
+    original = record.__dict__
+    fields = {**original, **changes}
+    if len(fields) != len(original):
+        unknown = ", ".join(sorted(changes.keys() - original.keys()))
+        raise TypeError(f"{type(record).__name__} has no field {unknown}")
+    copy: R = _new_object(type(record))
     _set_attribute(copy, "__dict__", fields)
     return copy
 
 
+_new_object = object.__new__  # an object of the record's class, its fields not yet set
 _set_attribute = object.__setattr__  # past the frozen dataclass's own __setattr__
