@@ -29,6 +29,7 @@ from baloot.conformance.harness.engine_process import (
 )
 
 READS = frozenset({"state", "legal", "result"})
+_READ = {kind: {"type": kind} for kind in READS}  # the requests, shared: never changed
 
 
 class Transport(Protocol):
@@ -73,7 +74,7 @@ class EngineSide:
         self.requests += 1
         if not then or not batches(self.engine.hello):
             return self.engine.request(message)
-        reads = [{"type": t} for t in then]
+        reads = [_READ[t] for t in then]
         reply = self.engine.request({"type": "batch", "requests": [message, *reads]})
         replies = reply.get("replies")
         if not isinstance(replies, list) or len(replies) != 1 + len(reads):
