@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
 
 from baloot.conformance.harness.pack import (
+    Case,
     Problem,
     case_files,
     case_from_json,
@@ -26,8 +30,13 @@ from baloot.conformance.harness.pack import (
     read_json,
 )
 from baloot.conformance.harness.terminal import console as make_console
-from baloot.conformance.harness.variants import load_register
-from baloot.conformance.pack_tools.case_needs import annotated, case_needs, needs_differ
+from baloot.conformance.harness.variants import Register, load_register
+from baloot.conformance.pack_tools.case_needs import (
+    CaseNeeds,
+    annotated,
+    case_needs,
+    needs_differ,
+)
 from baloot.grammar.destinations import REFUSED, refusal
 
 # How a pack tool that rewrites the pack (needs --fix, pins --fix, golden) writes
@@ -47,6 +56,8 @@ def register_needs(sub: Any) -> None:
     needs.add_argument("--cases", dest="needs_cases", type=Path, metavar="DIR",
                        help="a case pack folder (default: the built-in pack)")
     needs.add_argument("--fix", action="store_true", help="rewrite the case files")
+    needs.add_argument("--jobs", dest="needs_jobs", type=int, default=0, metavar="J",
+                       help="worker processes (default: one per CPU)")
     needs.set_defaults(run=run_needs)
 
 
@@ -57,29 +68,45 @@ def run_needs(args: argparse.Namespace) -> int:
     if refused:
         print(refused, file=sys.stderr)
         return REFUSED
+    if args.needs_jobs < 0:
+        print("baloot conform needs: --jobs must be 0 (one per CPU) or more", file=sys.stderr)
+        return 2
     register = load_register()
     differences = 0
     rewritten: list[str] = []
+    files: list[tuple[Path, str, dict[str, Any] | None]] = []
     for path in case_files(folder):
         problems: list[Problem] = []
         data = read_json(path, problems)
         label = file_label(folder, path)
-        if problems or not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        good = not problems and isinstance(data, dict) and isinstance(data.get("cases"), list)
+        files.append((path, label, data if good else None))
+    # Every case read first, its replays then run `--jobs` at a time, the report in order.
+    readable: dict[tuple[int, int], Case | str] = {}
+    for at, (_, label, data) in enumerate(files):
+        for index, raw in enumerate(data["cases"] if data is not None else []):
+            try:
+                readable[at, index] = case_from_json(raw, label)
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                readable[at, index] = repr(exc)
+    cases = [c for c in readable.values() if isinstance(c, Case)]
+    found_all = iter(replay_needs(cases, register, args.needs_jobs or os.cpu_count() or 1))
+    for at, (path, label, data) in enumerate(files):
+        if data is None:
             console.print(f"[red]error[/] {escape(label)}: not a case file "
                           "(run `baloot conform lint`)")
             differences += 1
             continue
         new_cases: list[Any] = []
-        for raw in data["cases"]:
-            try:
-                case = case_from_json(raw, label)
-            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        for index, raw in enumerate(data["cases"]):
+            case = readable[at, index]
+            if not isinstance(case, Case):
                 console.print(f"[red]error[/] {escape(label)}: a case that does not follow the "
-                              f"schema ({exc!r}); run `baloot conform lint`")
+                              f"schema ({case}); run `baloot conform lint`")
                 differences += 1
                 new_cases.append(raw)
                 continue
-            found = case_needs(case, register)
+            found = next(found_all)
             if found.problem:
                 console.print(f"[red]error[/] {escape(label)}: {escape(case.id)}: the script "
                               f"does not play through on the reference: {escape(found.problem)}")
@@ -103,3 +130,12 @@ def run_needs(args: argparse.Namespace) -> int:
         return 1
     console.print("every case names its seats, pass-only turns and capabilities")
     return 0
+
+
+def replay_needs(cases: list[Case], register: Register, jobs: int) -> Iterator[CaseNeeds]:
+    """`case_needs` of each case, in order, in `jobs` worker processes."""
+    if jobs <= 1 or len(cases) < 2:
+        yield from (case_needs(case, register) for case in cases)
+        return
+    with ProcessPoolExecutor(min(jobs, len(cases))) as pool:
+        yield from pool.map(case_needs, cases, [register] * len(cases), chunksize=8)

@@ -91,3 +91,29 @@ def test_needs_reports_and_fixes_a_case(
     fixed = json.loads(cases.read_text())["cases"][0]
     assert fixed["actions"][-1] == "1: double" and fixed["capabilities"] == ["raises"]
     assert main(["conform", "needs", "--cases", str(tmp_path)]) == 0
+
+
+def test_needs_in_workers_reports_as_in_one_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The replays run in workers; the report keeps the pack's order: a file that is no
+    # case file, a case that needs fixing, a fine one, and one more to fix, in a second file.
+    (tmp_path / "pack.json").write_text(json.dumps({"name": "p", "version": "1", "protocol": 1}))
+    (tmp_path / "a_broken.json").write_text("[]")
+    needs_raises = _case(["hokum", "pass", "pass", "pass", "hokum", "double"])
+    fine = _case(["0: hokum", "1: pass", "2: pass", "3: pass"])
+    fine["id"] = "fine-case"
+    (tmp_path / "b_cases.json").write_text(json.dumps({"cases": [needs_raises, fine]}))
+    other = _case(["hokum", "pass"])
+    other["id"] = "other-case"
+    (tmp_path / "c_cases.json").write_text(json.dumps({"cases": [other]}))
+    reports = []
+    for jobs in ("1", "2"):
+        assert main(["conform", "needs", "--cases", str(tmp_path), "--jobs", jobs]) == 1
+        reports.append(" ".join(capsys.readouterr().out.split()))
+    assert reports[0] == reports[1]
+    text = reports[0]
+    assert text.index("a_broken.json") < text.index("b_cases.json") < text.index("c_cases.json")
+    assert "fine-case" not in text and "other-case" in text
+    assert main(["conform", "needs", "--cases", str(tmp_path), "--jobs", "-1"]) == 2
+    assert "--jobs must be 0" in capsys.readouterr().err
