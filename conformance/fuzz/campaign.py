@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from multiprocessing import util
 from typing import Any
 
+from baloot.conformance.fuzz.collector import collect_less, fewer_collections
 from baloot.conformance.fuzz.driver import (
     ReferenceEndpoint,
     Replay,
@@ -188,6 +189,11 @@ def _init_worker(settings: Settings, declared: Declared) -> None:
     util.Finalize(None, engine.close, exitpriority=10)
 
 
+def _init_pool_worker(settings: Settings, declared: Declared) -> None:
+    _init_worker(settings, declared)
+    collect_less()  # for the worker's life: it only replays
+
+
 def _reference() -> ReferenceEndpoint:
     if _worker.get("reference") is None:
         _worker["reference"] = ReferenceEndpoint()
@@ -226,13 +232,15 @@ def _pooled(
         _init_worker(settings, declared)
         try:
             for item in items:
-                yield work(item)
+                with fewer_collections():  # not while the caller has the results
+                    done = work(item)
+                yield done
         finally:
             _worker["engine"].close()
         return
     workers = min(jobs, len(items))
     with ProcessPoolExecutor(
-        workers, initializer=_init_worker, initargs=(settings, declared)
+        workers, initializer=_init_pool_worker, initargs=(settings, declared)
     ) as pool:
         results = pool.map(work, items, chunksize=4 if work is _play else 1)
         try:

@@ -17,6 +17,8 @@ import pytest
 import baloot.reference_impl as api
 from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.adapters.reference_adapter import Adapter, result_fields, state_fields
+from baloot.conformance.fuzz import campaign
+from baloot.conformance.fuzz.collector import THRESHOLD
 from baloot.conformance.fuzz.driver import (
     MAX_STEPS,
     PROBE,
@@ -26,7 +28,7 @@ from baloot.conformance.fuzz.driver import (
     replay,
 )
 from baloot.conformance.fuzz.engine_side import AHEAD, CHUNK, EngineSide, PlanSender
-from baloot.conformance.harness.engine_process import EngineError, EngineProcess
+from baloot.conformance.harness.engine_process import REFERENCE_ARGV, EngineError, EngineProcess
 
 WRAPPED = [sys.executable, str(Path(__file__).with_name("wrapped_engine.py"))]
 BUGS = ("triple_multiplier", "revoke_accepted", "sun_last_trick")
@@ -212,6 +214,25 @@ def test_a_replay_leaves_no_cycle_for_the_garbage_collector() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_games_are_played_with_fewer_collections_and_the_caller_keeps_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    before, seen = gc.get_threshold(), []
+
+    def recorded(*args: Any, **options: Any) -> Any:
+        seen.append(gc.get_threshold())
+        return replay(*args, **options)
+
+    def on_game(index: int, result: Any) -> None:
+        assert gc.get_threshold() == before  # not while the caller has a result
+
+    monkeypatch.setattr(campaign, "replay", recorded)
+    settings = campaign.Settings(argv=REFERENCE_ARGV, seed=3, games=2)
+    assert campaign.run_campaign(settings, do_shrink=False, on_game=on_game).games == 2
+    assert [t[0] for t in seen] == [max(before[0], THRESHOLD)] * 2
+    assert gc.get_threshold() == before
 
 
 class _Counted(EngineProcess):
