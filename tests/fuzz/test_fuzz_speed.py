@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import baloot.reference_impl as api
+from baloot.conformance.adapters import reference_adapter
 from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.adapters.reference_adapter import Adapter, result_fields, state_fields
 from baloot.conformance.fuzz import campaign
@@ -233,6 +234,21 @@ def test_games_are_played_with_fewer_collections_and_the_caller_keeps_its_own(
     assert campaign.run_campaign(settings, do_shrink=False, on_game=on_game).games == 2
     assert [t[0] for t in seen] == [max(before[0], THRESHOLD)] * 2
     assert gc.get_threshold() == before
+
+
+def test_the_adapter_process_collects_garbage_rarely(monkeypatch: pytest.MonkeyPatch) -> None:
+    before, seen = gc.get_threshold(), []
+
+    def serve(*args: Any) -> int:
+        seen.append(gc.get_threshold())
+        return 0
+
+    monkeypatch.setattr(reference_adapter, "serve", serve)
+    try:
+        assert reference_adapter.main() == 0
+    finally:
+        gc.set_threshold(*before)
+    assert seen == [(reference_adapter.COLLECT_EVERY, *before[1:])]
 
 
 class _Counted(EngineProcess):
