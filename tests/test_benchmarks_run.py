@@ -60,3 +60,26 @@ def test_fuzz_throughput_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> N
         line = next(x for x in out.splitlines() if x.startswith(f"| {row}"))
         assert float(line.split("|")[2]) > 0, line
     assert "ratio fuzz/engine alone: engine process" in out
+
+
+def test_suite_time_benchmark_times_both_contenders(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load("suite_time")
+    skip = ["spec-trace", "gen", "render", "verify", "lint", "coverage", "pins", "needs",
+            "conform-*"]
+    argv = ["--baseline", "HEAD", *[x for step in skip for x in ("--skip", step)]]
+    assert bench.main(argv) == 0
+    out = capsys.readouterr().out
+    rows = {line.split("|")[1].strip(): line for line in out.splitlines()
+            if line.startswith("| ours") or line.startswith("| baseline HEAD")}
+    assert set(rows) == {"ours", "baseline HEAD"}
+    assert all(float(row.split("|")[2]) > 0 for row in rows.values())
+    assert "| spec: parse and check | " in out  # a step's seconds, read from the summary
+    assert "ratio ours/baseline (best):" in out
+    assert "not judged, steps were skipped" in out
+
+
+def test_suite_time_reads_the_summary_rows() -> None:
+    bench = _load("suite_time")
+    row = bench.SUMMARY_ROW.match("│ pack: lint                        │ passed │     1.7 │")
+    assert row is not None and row["step"] == "pack: lint" and row["seconds"] == "1.7"
+    assert bench.SUMMARY_ROW.match("│ invariants: z3 proofs │ skipped: --skip │  │") is None
