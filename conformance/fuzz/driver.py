@@ -650,9 +650,10 @@ class _Duel:
             and any(a.startswith("declare ") for a in actions)
         ):
             self.rounds[-1].partial_declaration = True
-        self.reference.ok({"type": "apply", "action": action})
+        message = {"type": "apply", "action": action}  # for both: neither changes it
+        self.reference.ok(message)
         self.record(state, Move(seat, action, phase, forced=offered == ["pass"]))
-        reply = self.eut({"type": "apply", "action": action}, phase, self.after_change())
+        reply = self.eut(message, phase, self.after_change())
         if not reply.get("ok"):
             raise _Stop(
                 Disagreement(
