@@ -10,8 +10,10 @@ slows each alike; each figure is the best of the repeats, with the median.
   `baloot fuzz --seed S` plays: two rounds, interesting totals, 5% illegal
   probes) against the reference adapter as an engine process, the way
   `baloot fuzz --engine "python -m baloot.conformance.adapters.reference_adapter"`
-  runs: the reference in-process, the engine over the protocol's pipe. The
-  trials are drawn inside the clock, as the campaign draws them.
+  runs: the reference in-process, the engine over the protocol's pipe, each
+  game planned and sent in batches as it is planned. The trials are drawn
+  inside the clock, and the garbage collector runs as in a campaign
+  (`fewer_collections`).
 - `fuzz, in-process engine`: the same replays against the reference adapter
   served in this process (`InProcessEngine`, JSON text both ways): the
   fuzzer's own cost, without the pipe and the other process.
@@ -20,7 +22,8 @@ slows each alike; each figure is the best of the repeats, with the median.
   each, a new game after each game: the speed the fuzzer is measured against.
 
 Then the ratio, fuzz (engine process) over the engine alone; the target is
-at least 0.15 (15%). `--cprofile` then profiles the engine-process replays.
+at least 0.15 (15%). Each row also gives this process's CPU time an action.
+`--cprofile` then profiles the engine-process replays.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ class Tally:
     actions: int = 0
     games: int = 0
     seconds: float = 0.0
+    cpu: float = 0.0  # this process's CPU seconds (not the engine process's)
     disagreements: int = 0
 
     @property
@@ -63,14 +67,14 @@ def fuzz(engine: EngineProcess, seconds: float, seed: int, games: Iterator[int])
     collector as a campaign runs it (`fewer_collections`)."""
     reference = ReferenceEndpoint()
     tally = Tally()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     with fewer_collections():
         while time.perf_counter() - start < seconds:
             found = replay(random_trial(seed, next(games), profile="literal"), engine, reference)
             tally.actions += found.actions
             tally.games += 1
             tally.disagreements += found.disagreement is not None
-    tally.seconds = time.perf_counter() - start
+    tally.seconds, tally.cpu = time.perf_counter() - start, time.process_time() - cpu
     return tally
 
 
@@ -78,7 +82,7 @@ def engine_alone(seconds: float, rng: random.Random) -> Tally:
     """Random legal actions on the reference engine, text API, for `seconds`."""
     decks = itertools.cycle([api.shuffled_deck(rng.randrange(10**6)) for _ in range(256)])
     tally = Tally()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     game = api.new_game("literal", dealer=rng.randrange(4), deck=next(decks))
     while time.perf_counter() - start < seconds:
         phase = game.phase
@@ -90,14 +94,15 @@ def engine_alone(seconds: float, rng: random.Random) -> Tally:
             tally.games += 1
         else:
             game.deal(next(decks))
-    tally.seconds = time.perf_counter() - start
+    tally.seconds, tally.cpu = time.perf_counter() - start, time.process_time() - cpu
     return tally
 
 
 def line(name: str, runs: list[Tally]) -> str:
     top = max(runs, key=lambda t: t.rate)
     median = statistics.median(t.rate for t in runs)
-    return f"| {name:<26} | {top.rate:>10.0f} | {median:>10.0f} | {top.actions:>8} |"
+    cpu = 1e6 * top.cpu / top.actions if top.actions else 0.0
+    return f"| {name:<26} | {top.rate:>10.0f} | {median:>10.0f} | {top.actions:>8} | {cpu:>8.1f} |"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,8 +134,8 @@ def main(argv: list[str] | None = None) -> int:
             f"Actions per second, best and median of {args.repeats} runs of {args.seconds:g} s "
             f"each (Python {sys.version.split()[0]}, profile literal)\n"
         )
-        print("| what                       |  actions/s |     median |  actions |")
-        print("|----------------------------|------------|------------|----------|")
+        print("| what                       |  actions/s |     median |  actions | CPU µs/a |")
+        print("|----------------------------|------------|------------|----------|----------|")
         for name, runs in results.items():
             print(line(name, runs))
         found = sum(t.disagreements for runs in results.values() for t in runs)
@@ -140,6 +145,10 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"\nratio fuzz/engine alone: engine process {piped / alone:.3f}, "
             f"in-process engine {local / alone:.3f} (target: at least {TARGET:g})"
+        )
+        print(
+            "CPU µs/a: this process's CPU time an action in the best run (the engine "
+            "process's own is not counted); on a busy machine a steadier figure than the rates"
         )
         if found:
             print(f"\n{found} replay(s) found a disagreement: the reference disagrees with itself!")
