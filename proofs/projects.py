@@ -38,6 +38,7 @@ from baloot.proofs.proof_outcome import (
     guarded,
     need_rule,
     prove,
+    proving_solver,
 )
 from baloot.proofs.symbolic import (
     FALSE,
@@ -246,23 +247,28 @@ def check_largest_projects(spec: m.Spec, mode: str | None = None) -> Iterator[Pr
         label = c.label if not c.hokum else "hokum (any trump)"
         choices = reading_choices(spec, rules or ["?"], sweep=True)
         shared = _Shared(spec, c, choices)
+        found: list[int] = []  # the largest values of the choices proven so far
         for choice in choices:
             def body(c: Contract = c, choice: ReadingChoice = choice,
-                     label: str = label, shared: _Shared = shared) -> ProofOutcome:
+                     label: str = label, shared: _Shared = shared,
+                     found: list[int] = found) -> ProofOutcome:
                 start = time.perf_counter()
                 u, d, total = shared.get()
-                best = _maximize(total, d.constraints + shared.pick(choice))
+                best = largest(total, d.constraints + shared.pick(choice),
+                               found[-1] if found else None)
                 seconds = time.perf_counter() - start
                 if best is None:
-                    return ProofOutcome(cid, title, label, choice.label, "error", "z3 (optimize)",
-                                   seconds, "z3 found no maximum within its resource bound")
+                    return ProofOutcome(cid, title, label, choice.label, "error", LARGEST_METHOD,
+                                        seconds, "z3 found no largest value within its "
+                                        "resource bound")
                 value, model = best
+                found.append(value)
                 _PER_HAND_CACHE[(c.hokum, tuple(sorted(choice.readings.items())))] = value
                 # The hand z3 shows is one of several that reach the maximum, and which one
                 # depends on the queries its solver answered before: it goes with the
                 # outcome (the console, --json), not into the stored detail.
                 shown = {"hand": u.decode(model, d.hand.list)}
-                return ProofOutcome(cid, title, label, choice.label, "proven", "z3 (optimize)",
+                return ProofOutcome(cid, title, label, choice.label, "proven", LARGEST_METHOD,
                                     seconds, f"largest {value}",
                                     example=format_example(shown))
 
@@ -324,8 +330,56 @@ def _baloot_value(spec: m.Spec, t: Translator, c: Contract, d: Declarations) -> 
     return z3.If(z3.And(holds, counts), value, 0)
 
 
+LARGEST_METHOD = "z3 (a hand at the largest value, and none above it)"
+
+
+def largest(total: z3.ArithRef, constraints: list[z3.BoolRef], guess: int | None
+            ) -> tuple[int, z3.ModelRef] | None:
+    """The largest value of `total` under `constraints`, and a model reaching it; None
+    when z3 gives up. The value is proven by two answers: a model reaching it, and no
+    model above it. `guess` (the largest value under the previous choice of readings,
+    which most choices share) is tried first; without one, or when no model reaches it,
+    z3's optimizer finds the value. From there each model above the value found raises
+    it, until none is left."""
+    solver = proving_solver()
+    solver.set("rlimit", Z3_RLIMIT)
+    solver.add(*constraints)
+    best: tuple[int, z3.ModelRef] | None = None
+    if guess is not None:
+        answer, best = _at_least(solver, total, guess)
+        if answer == z3.unknown:
+            return None
+    if best is None:
+        best = _maximize(total, constraints)
+        if best is None:
+            return None
+    while True:
+        answer, above = _at_least(solver, total, best[0] + 1)
+        if answer == z3.unsat:
+            return best
+        if above is None:
+            return None
+        best = above
+
+
+def _at_least(solver: z3.Solver, total: z3.ArithRef, bound: int
+              ) -> tuple[z3.CheckSatResult, tuple[int, z3.ModelRef] | None]:
+    """z3's answer to `total >= bound`, with a model and its value when there is one."""
+    solver.push()
+    try:
+        solver.add(total >= bound)
+        answer = solver.check()
+        if answer != z3.sat:
+            return answer, None
+        model = solver.model()
+        return answer, (int(model.eval(total, model_completion=True).as_long()), model)
+    finally:
+        solver.pop()
+
+
 def _maximize(total: z3.ArithRef, constraints: list[z3.BoolRef]
               ) -> tuple[int, z3.ModelRef] | None:
+    """z3's optimizer: the largest value of `total`, and a model reaching it."""
     opt = z3.Optimize()
     opt.set("rlimit", Z3_RLIMIT)
     opt.add(*constraints)
