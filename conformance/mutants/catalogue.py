@@ -36,10 +36,10 @@ class Mutant:
         return self.file in RUNTIME_FILES
 
 
-_RUNTIME_APPLY = "        self.state = _apply_action(self.readings, self.state, record)\n"
+_RUNTIME_APPLY = "        self.state = _apply_action(readings, state, record)\n"
 _RUNTIME_APPLY_LEAKY = """\
         try:
-            self.state = _apply_action(self.readings, self.state, record)
+            self.state = _apply_action(readings, state, record)
         except IllegalAction:
             # the bug: a refused card leaves the hand all the same
             if record.kind == definitions.ActionKind.PLAY_CARD and self.current_player is not None:
