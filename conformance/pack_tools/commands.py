@@ -19,6 +19,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from baloot.conformance import extras
 from baloot.conformance.harness.case_selection import select_cases
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import Pack, default_pack_folder
@@ -168,6 +169,7 @@ def _clean_pack(folder: Path | None, console: Console) -> tuple[Pack, Register] 
 
 
 def run_coverage(args: argparse.Namespace) -> int:
+    extras.require(("lark",))  # the boundary table reads the spec: say so before any table
     console = make_console()
     linted = _clean_pack(args.coverage_cases or args.cases, console)
     if linted is None:

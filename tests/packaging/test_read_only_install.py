@@ -105,6 +105,7 @@ def test_a_command_without_its_extra_names_the_extra(tmp_path: Path, argv: list[
     assert result.stderr.strip().splitlines()[-1] == (
         f"baloot {command}: needs {needs}, which the base install leaves out; "
         f"install with: pip install 'baloot-conformance[{extra}]'")
+    assert result.stdout.strip() == ""  # said before any output, not after half a report
 
 
 def test_the_message_names_every_module_the_command_lacks() -> None:
