@@ -9,7 +9,6 @@ message naming the extra to install, and exit status 2.
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 
 DISTRIBUTION = "baloot-conformance"
@@ -41,14 +40,6 @@ def install_hint(extra: str) -> str:
 def missing(modules: tuple[str, ...]) -> tuple[str, ...]:
     """Those of `modules` that cannot be imported here."""
     return tuple(name for name in modules if importlib.util.find_spec(name) is None)
-
-
-def require(modules: tuple[str, ...]) -> None:
-    """Import `modules` now, so that a command needing one that is missing stops before it
-    prints anything: the ModuleNotFoundError, which `baloot` turns into the message
-    naming the extra."""
-    for name in modules:
-        importlib.import_module(name)
 
 
 def extra_for(command: str, module: str) -> str:

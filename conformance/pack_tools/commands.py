@@ -19,7 +19,6 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from baloot.conformance import extras
 from baloot.conformance.harness.case_selection import select_cases
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import Pack, default_pack_folder
@@ -169,13 +168,13 @@ def _clean_pack(folder: Path | None, console: Console) -> tuple[Pack, Register] 
 
 
 def run_coverage(args: argparse.Namespace) -> int:
-    extras.require(("lark",))  # the boundary table reads the spec: say so before any table
     console = make_console()
     linted = _clean_pack(args.coverage_cases or args.cases, console)
     if linted is None:
         return 2
     pack, register_ = linted
     found = coverage(pack, register_)
+    bounds = boundary_coverage(pack)  # reads the spec (lark): before any table is printed
 
     def ids(row_cases: tuple[str, ...]) -> str:
         shown = row_cases if args.ids <= 0 else row_cases[: args.ids]
@@ -202,7 +201,6 @@ def run_coverage(args: argparse.Namespace) -> int:
         f"clauses with >= 3 cases: {clauses_ok}/{len(found.clauses)}; "
         f"readings with a case: {readings_ok}/{len(found.readings)}"
     )
-    bounds = boundary_coverage(pack)
     print_boundaries(console, bounds, args.ids)
     gaps = [row.key for row in found.gaps] + bounds.gaps
     if gaps:
