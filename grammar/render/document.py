@@ -47,9 +47,10 @@ def build_document(spec: m.Spec, out_dir: Path | None = None,
     out_dir = out_dir or default_out_dir()
     root = root or extras.project_root()
     sources = Sources(spec)
-    witnesses, witness_head = extras.witness_blocks(spec, root, out_dir)
     pack_folder = options.pack or root / PACK
     pack = read_pack(pack_folder)
+    indexed = frozenset(c.id for c in pack.cases) if pack is not None else frozenset()
+    witnesses, witness_head = extras.witness_blocks(spec, root, out_dir, indexed)
     where = PACK.as_posix() if options.pack is None else pack_folder.as_posix()
     file_href = {} if pack is None else {
         f: extras.rel_link(pack_folder / f, out_dir) for f in pack.files()}

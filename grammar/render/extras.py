@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from baloot.grammar import model as m
+from baloot.grammar.render import anchors as a
 from baloot.grammar.render import blocks as d
 from baloot.grammar.render.stored import Fields, StoredFileError, read_stored
 
@@ -142,8 +143,20 @@ def _under(readings: Iterable[str], values: dict[str, str]) -> list[d.Inline]:
     return out
 
 
-def pair_blocks(pair: Pair, cases: dict[str, Path], out_dir: Path) -> list[d.Block]:
-    """One pair of readings: the verdict, then the symbolic and engine witnesses."""
+def _case_ref(case_id: str, cases: dict[str, Path], indexed: frozenset[str],
+              out_dir: Path) -> d.Inline:
+    """A witness case: its row in the document's index of cases, else its file."""
+    if case_id in indexed:
+        return d.Link(case_id, "#" + a.case_anchor(case_id), code=True)
+    if case_id in cases:
+        return d.Link(case_id, rel_link(cases[case_id], out_dir), code=True)
+    return d.Code(case_id)
+
+
+def pair_blocks(pair: Pair, cases: dict[str, Path], out_dir: Path,
+                indexed: frozenset[str] = frozenset()) -> list[d.Block]:
+    """One pair of readings: the verdict, then the symbolic and engine witnesses; a case
+    in `indexed` links to its row in the document's index of cases."""
     title: list[d.Inline] = list(d.joined([d.Code(r) for r in pair.readings], " / "))
     title.extend([d.Str(": "), d.Strong(VERDICTS[pair.verdict])])
     items: list[d.Inlines] = []
@@ -162,8 +175,7 @@ def pair_blocks(pair: Pair, cases: dict[str, Path], out_dir: Path) -> list[d.Blo
                          d.Str(": " + e.under.get(reading, "?"))])
         if e.cases:
             item.append(d.Str("; cases "))
-            item.extend(d.joined([d.Link(c, rel_link(cases[c], out_dir), code=True) if c in cases
-                                  else d.Code(c) for c in e.cases]))
+            item.extend(d.joined([_case_ref(c, cases, indexed, out_dir) for c in e.cases]))
         item.append(d.Str("."))
         items.append(tuple(item))
     blocks: list[d.Block] = [d.Para(tuple(title))]
@@ -172,9 +184,11 @@ def pair_blocks(pair: Pair, cases: dict[str, Path], out_dir: Path) -> list[d.Blo
     return blocks
 
 
-def witness_blocks(spec: m.Spec, root: Path, out_dir: Path
+def witness_blocks(spec: m.Spec, root: Path, out_dir: Path,
+                   indexed: frozenset[str] = frozenset()
                    ) -> tuple[dict[str, tuple[d.Block, ...]], tuple[d.Block, ...]]:
-    """Per variant ID, its witnesses; and a paragraph for the head of the register."""
+    """Per variant ID, its witnesses; and a paragraph for the head of the register. The
+    witness cases in `indexed` (the document's index of cases) link to their rows."""
     path = root / WITNESSES
     if not path.is_file():
         return {}, (d.Note(d.inlines(
@@ -188,7 +202,7 @@ def witness_blocks(spec: m.Spec, root: Path, out_dir: Path
     for variant in spec.variants:
         pairs = found.get(variant.id, ())
         if pairs:
-            blocks = [b for p in pairs for b in pair_blocks(p, cases, out_dir)]
+            blocks = [b for p in pairs for b in pair_blocks(p, cases, out_dir, indexed)]
             per[variant.id] = (d.Heading(4, d.inlines("Witnesses")), *blocks)
     head = (d.Para((d.Str("Each ambiguity's witnesses are those "), d.Code(EXPLORE),
                     d.Str(" found and stored in "),

@@ -329,7 +329,10 @@ def test_witnesses_are_read_from_the_stored_file(tmp_path: Path) -> None:
         " and <code>3</code> under <code>two</code>" in variant
     assert "<code>7S AS</code>" in variant and "<code>sun / pass</code>" in variant
     assert "the legal differs" in variant and "player 1: [&quot;pass&quot;]" in variant
-    assert 'href="../conformance/cases/variants/tiny/explored.json"' in variant
+    # a witness case links to its row in the document's index of cases, or, rendered
+    # without that index, to its file
+    assert 'href="#case-a1-one-vs-two"' in variant and 'id="case-a1-one-vs-two"' in html
+    assert "../conformance/cases/variants/tiny/explored.json" in str(per["A1"])
     assert "<code>a1-not-in-a-file</code>" in variant
     unknown = copy.deepcopy(WITNESS_FILE)
     unknown["variants"][0]["pairs"][0]["verdict"] = "maybe"
