@@ -650,6 +650,16 @@ def ite(c: z3.BoolRef, a: Value, b: Value, pos: m.Pos | None = None) -> Value:
 
 # -------------------------------------------------------------- translator --
 
+
+def _argument_key(value: Value) -> object:
+    """What makes two arguments of a rule call the same: the z3 term (equal terms are one
+    term in z3), an enum member's term, or else the Python object itself."""
+    if isinstance(value, z3.ExprRef):
+        return ("term", value.get_id())
+    if isinstance(value, SEnum):
+        return ("term", value.term.get_id())
+    return ("object", id(value))
+
 Readings = Mapping[str, str]
 Env = dict[str, Value]
 
@@ -694,6 +704,9 @@ class Translator:
         self._enums = {e.name: e for e in spec.enums}
         self.stack: list[str] = []
         self.requirements: list[Requirement] = []
+        # (rule, its arguments' keys) -> (the value, the arguments, kept so that their ids
+        # stay theirs) of a call that added no requirement (`_call_rule`)
+        self._calls: dict[tuple[str, tuple[object, ...]], tuple[Value, list[Value]]] = {}
 
     # -- errors -------------------------------------------------------------------------
 
@@ -750,15 +763,27 @@ class Translator:
                             f"got {len(args)}", pos)
         if len(self.stack) >= MAX_DEPTH:
             raise self.fail(f"calls nested deeper than {MAX_DEPTH} (recursion?)", pos)
+        # A rule's value is a function of its arguments (and of the readings, fixed for the
+        # translator): a call made again with the same arguments gives the value made the
+        # first time, when that call added no `require` (whose condition would carry the
+        # path of the first call). The same z3 term is the same argument (z3 shares equal
+        # terms); any other value is the same argument when it is the same object.
+        key = (rule.name, tuple(_argument_key(a) for a in args))
+        known = self._calls.get(key)
+        if known is not None:
+            return known[0]
         self.stack.append(rule.name)
+        before = len(self.requirements)
         try:
             env: Env = {p.name: a for p, a in zip(rule.params, args, strict=True)}
             out = self._block(list(rule.body), env, path)
             if isinstance(out, _Unreachable):
                 raise self.fail("no path through the rule returns a value", rule.pos)
-            return out
         finally:
             self.stack.pop()
+        if len(self.requirements) == before:
+            self._calls[key] = (out, args)
+        return out
 
     def _block(self, stmts: list[m.Stmt], env: Env, path: z3.BoolRef) -> BlockResult:
         """Run statements in order; each `if` and `choose` carries the rest with it."""

@@ -264,6 +264,34 @@ def test_choosing_between_lists_of_different_lengths_merges_them_place_by_place(
         assert got == expected
 
 
+def test_a_call_made_again_with_the_same_arguments_gives_the_first_value() -> None:
+    spec = make_spec("""
+rule card_value [T.1] (c: Card) -> int { return value[c.rank] + value[c.rank] }
+rule pair [T.1] (c: Card) -> list[int] { return [card_value(c), card_value(c)] }
+rule checked [T.1] (x: int) -> int {
+  require x > 0 else "positive"
+  return x
+}
+rule either [T.1] (x: int, b: bool) -> int {
+  if b { return checked(x) }
+  return checked(x) + 1
+}
+""")
+    u = Universe(spec)
+    t = Translator(spec, universe=u)
+    card = u.fresh("Card", "c")
+    pair = t.call("pair", [card]).value
+    assert isinstance(pair, SList)
+    assert pair.items[0][1] is pair.items[1][1]  # the second call is the first one's value
+    # A call that met a `require` is made again: each requirement keeps its own path.
+    x, b = z3.Int("x"), z3.Bool("b")
+    result = t.call("either", [x, b])
+    assert len(result.requirements) == 2
+    first, second = result.requirements
+    assert always(first.path == b) and always(second.path == z3.Not(b))
+    assert always(number(result.value) == z3.If(b, x, x + 1))
+
+
 def test_untranslatable_names_rule_and_position() -> None:
     spec = make_spec("""
 rule bad [T.1] (x: int) -> list[int] { return range(0, x * x) }
