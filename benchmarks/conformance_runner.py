@@ -33,13 +33,18 @@ ADAPTER = [sys.executable, "-m", "baloot.conformance.adapters.reference_adapter"
 
 
 class CountingEngine(EngineProcess):
-    """An EngineProcess that counts the messages both ways."""
+    """An EngineProcess that counts the messages both ways (a request is a post and a
+    collect; the runner posts a named seat's `legal` and `apply` together)."""
 
     messages = 0
 
-    def request(self, message: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
-        reply = super().request(message, timeout)
-        CountingEngine.messages += 2
+    def post(self, message: dict[str, Any]) -> None:
+        super().post(message)
+        CountingEngine.messages += 1
+
+    def collect(self, timeout: float | None = None) -> dict[str, Any]:
+        reply = super().collect(timeout)
+        CountingEngine.messages += 1
         return reply
 
 

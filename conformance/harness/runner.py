@@ -323,22 +323,36 @@ class Runner:
                 seat, action = split_seat(step)
                 if not self.view.keeps_action(action):
                     continue
-                if seat is not None:
-                    self._check_actor(seat, action, at)
-                self._apply_scripted(action, at)
+                if seat is None:
+                    self._apply_scripted(action, at)
+                else:
+                    self._apply_as(seat, action, at)
 
-    def _check_actor(self, seat: int, action: str, where: str) -> None:
-        player = self._legal()["player"]
+    def _apply_as(self, seat: int, action: str, where: str) -> None:
+        """A scripted action of a named seat: the engine must ask that seat, then accept
+        the action. The `legal` and the `apply` go to the engine together (one round trip
+        where two would wait for each other); the apply's reply is read in any case and
+        counts only when the engine asked the right seat."""
+        self.engine.post({"type": "legal"})
+        self.engine.post({"type": "apply", "action": action})
+        player = self._legal_reply(self.engine.collect())["player"]
         if player != seat:
+            try:
+                self.engine.collect()  # the apply's reply, not judged
+            except EngineError:
+                self.engine.kill()  # the next case starts it again
             raise CaseFailed(
                 f"scripted action {where} {action!r} is seat {seat}'s, "
                 f"but the engine asks seat {player}",
                 {"player": seat},
                 {"player": player},
             )
+        self._judge_apply(self.engine.collect(), action, where)
 
     def _apply_scripted(self, action: str, where: str) -> None:
-        reply = self.engine.request({"type": "apply", "action": action})
+        self._judge_apply(self.engine.request({"type": "apply", "action": action}), action, where)
+
+    def _judge_apply(self, reply: dict[str, Any], action: str, where: str) -> None:
         if not reply["ok"]:
             refused = reply.get("refused") or {}
             detail = str(refused.get("reason", "no reason given"))
@@ -358,7 +372,9 @@ class Runner:
         return state
 
     def _legal(self) -> dict[str, Any]:
-        reply = self.engine.request({"type": "legal"})
+        return self._legal_reply(self.engine.request({"type": "legal"}))
+
+    def _legal_reply(self, reply: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(reply.get("actions"), list):
             raise EngineError("schema", "legal reply has no 'actions' list")
         player = reply.get("player")

@@ -12,9 +12,12 @@ from typing import Any
 
 import pytest
 
+from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.harness import exit_status
 from baloot.conformance.harness.declared import CAPABILITIES, DeclarationError, declared_from_hello
+from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import default_pack_folder
+from baloot.conformance.harness.runner import Runner
 from baloot.conformance.harness.variants import load_register
 
 PACK = default_pack_folder()
@@ -151,6 +154,47 @@ def test_an_engine_asking_the_wrong_seat_fails_the_step_that_names_it(
     assert case["status"] == "failed"
     # hokum by seat 0 with dealer 3: seat 1, an opponent, is the first asked to double
     assert "'double' is seat 1's, but the engine asks seat 3" in case["message"]
+
+
+def test_a_wrong_seat_leaves_the_engine_in_step_for_the_next_case(
+    run_conform: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The runner sends a named seat's `legal` and `apply` together: after the wrong seat,
+    # the apply's reply is read all the same, and the next case runs on the same engine.
+    status, report, text = _run(
+        run_conform, monkeypatch, None, "--only", "round.hokum.doubled-success",
+        "--only", "bid.legal.first-bidder", FAKE_WRONG_ACTOR="raising",
+    )
+    assert status == exit_status.FAILURES
+    by = {case["id"]: case for case in report["cases"]}
+    assert by["round.hokum.doubled-success"]["status"] == "failed"
+    assert by["bid.legal.first-bidder"]["status"] == "passed"
+    assert "engine started 1 time(s)" in " ".join(text.split())
+
+
+def test_the_legal_and_the_apply_of_a_named_seat_go_together() -> None:
+    class Logged(InProcessEngine):
+        def __init__(self) -> None:
+            super().__init__()
+            self.log: list[str] = []
+
+        def post(self, message: dict[str, Any]) -> None:
+            self.log.append(f"post {message['type']}")
+            super().post(message)
+
+        def collect(self, timeout: float | None = None) -> dict[str, Any]:
+            self.log.append("collect")
+            return super().collect(timeout)
+
+    pack, _ = lint_pack(PACK)
+    case = next(c for c in pack.cases if c.id == "round.hokum.doubled-success")
+    engine = Logged()
+    outcome = Runner(engine, load_register(), profile="literal").run_case(case)
+    assert outcome.status == "passed", outcome.message
+    pair = ["post legal", "post apply", "collect", "collect"]
+    pairs = sum(1 for i in range(len(engine.log)) if engine.log[i:i + 4] == pair)
+    seated = sum(1 for step in case.actions if isinstance(step, str) and ":" in step)
+    assert pairs == seated > 0
 
 
 def test_an_engine_that_does_not_ask_pass_only_turns_passes(
