@@ -41,8 +41,8 @@ from dataclasses import dataclass
 
 import baloot.reference_impl as api
 from baloot.conformance.adapters.inprocess import InProcessEngine
-from baloot.conformance.fuzz.collector import fewer_collections
 from baloot.conformance.fuzz.driver import ReferenceEndpoint, random_trial, replay
+from baloot.conformance.harness.collector import fewer_collections
 from baloot.conformance.harness.engine_process import REFERENCE_ARGV, EngineProcess
 
 ACTING = ("bidding", "raising", "playing")

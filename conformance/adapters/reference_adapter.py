@@ -23,7 +23,6 @@ protocol's fields and notation, and are the whole of the translation.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import json
 import sys
 from collections.abc import Callable
@@ -31,6 +30,7 @@ from typing import IO, Any, Protocol
 
 import baloot.reference_impl
 from baloot.conformance.harness import schemas
+from baloot.conformance.harness.collector import collect_less
 from baloot.conformance.harness.engine_process import PROTOCOL_VERSION
 from baloot.conformance.harness.json_input import strict_json
 from baloot.conformance.harness.schemas import REQUEST_TYPES
@@ -429,9 +429,6 @@ ANSWERED_TYPES = frozenset({*REQUEST_TYPES, "batch"})
 BATCHED_TYPES = ("start", "deal", "legal", "apply", "state", "result")
 
 
-COLLECT_EVERY = 50_000  # objects allocated, less those freed, between collections (`main`)
-
-
 def _seq_of(line: str) -> int | None:
     try:
         seq = strict_json(line).get("seq")
@@ -485,10 +482,9 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    # A session makes no reference cycle: its objects go as soon as they are done with, and
-    # at the usual threshold the cyclic collector walks a batch's live replies again and
-    # again (a fifth of the adapter's time under `baloot fuzz`); every 50,000 objects, rarely.
-    gc.set_threshold(COLLECT_EVERY, *gc.get_threshold()[1:])
+    # At the usual threshold the cyclic collector walks a batch's live replies again and
+    # again (a fifth of the adapter's time under `baloot fuzz`): rarely instead.
+    collect_less()
     return serve(api, sys.stdin, sys.stdout, {name: list(r) for name, r in VARIANTS.items()})
 
 

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from multiprocessing import util
 from typing import Any
 
-from baloot.conformance.fuzz.collector import collect_less, fewer_collections
 from baloot.conformance.fuzz.driver import (
     ReferenceEndpoint,
     Replay,
@@ -39,6 +38,7 @@ from baloot.conformance.fuzz.driver import (
     start_engine,
 )
 from baloot.conformance.fuzz.shrink import ShrinkStats, shrink
+from baloot.conformance.harness.collector import collect_less, fewer_collections
 from baloot.conformance.harness.declared import DeclarationError, Declared, declared_from_hello
 from baloot.conformance.harness.engine_process import EngineError, EngineProcess
 from baloot.conformance.harness.protocol_notation import ALL_CARDS

@@ -1,11 +1,13 @@
-"""The cyclic garbage collector, run less often while games are replayed.
+"""The cyclic garbage collector, run less often while games are replayed
+(`baloot fuzz`) or served (the reference adapter's process).
 
-A replay makes no reference cycle (a test checks it): its objects are freed
-by their reference counts as soon as they are done with. The collector still
-runs whenever objects pile up, and a planned game keeps its requests and
-replies for the whole game, so at its usual threshold it runs many times a
-game over objects that are all alive. Counting to `THRESHOLD` new objects
-before a collection instead leaves it almost nothing to do while fuzzing.
+A replay makes no reference cycle, and neither does a protocol session (tests
+check both): their objects are freed by their reference counts as soon as
+they are done with. The collector still runs whenever objects pile up, and a
+planned game keeps its requests and replies for the whole game (a batch its
+replies), so at its usual threshold it runs many times a game over objects
+that are all alive. Counting to `THRESHOLD` new objects before a collection
+instead leaves it almost nothing to do.
 """
 
 from __future__ import annotations
