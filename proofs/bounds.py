@@ -89,7 +89,7 @@ def check_score_bounds(spec: m.Spec, mode: str | None = None) -> Iterator[ProofO
              "score_round with the play abstracted to any split of the bunts, a team's "
              "projects up to twice the largest one hand holds (so the most is an upper bound)")
     for c in contracts(spec)[:2]:
-        if mode is not None and c.hokum != (mode == "hokum"):
+        if not c.of_mode(mode):
             continue
         label = c.label if not c.hokum else "hokum (any trump)"
         try:

@@ -52,6 +52,11 @@ class Contract:
     def hokum(self) -> bool:
         return self.trump is not None
 
+    def of_mode(self, mode: str | None) -> bool:
+        """Whether the contract is of `mode` ("sun" or "hokum"); every contract is of None
+        (the checks that run one task per mode take it)."""
+        return mode is None or self.hokum == (mode == "hokum")
+
 
 def suit_enum(spec: m.Spec) -> m.Enum:
     """The enum of the Card record's `suit` field."""

@@ -197,7 +197,7 @@ def check_disjoint_projects(spec: m.Spec, mode: str | None = None) -> Iterator[P
     rules = [r for r in ("project_candidates",) if any(x.name == r for x in spec.rules)]
     all_contracts = contracts(spec)
     for c in all_contracts:
-        if mode is not None and c.hokum != (mode == "hokum"):
+        if not c.of_mode(mode):
             continue
         # Every profile in every contract; every reading of every variant the
         # rules consult in one hokum contract (the trump suits are symmetric).
@@ -242,7 +242,7 @@ def check_largest_projects(spec: m.Spec, mode: str | None = None) -> Iterator[Pr
     for c in contracts(spec):
         if c.hokum and c.trump != contracts(spec)[1].trump:
             continue  # the four suits are symmetric here: one trump suit stands for all
-        if mode is not None and c.hokum != (mode == "hokum"):
+        if not c.of_mode(mode):
             continue
         label = c.label if not c.hokum else "hokum (any trump)"
         choices = reading_choices(spec, rules or ["?"], sweep=True)
