@@ -660,6 +660,7 @@ def _argument_key(value: Value) -> object:
         return ("term", value.term.get_id())
     return ("object", id(value))
 
+
 Readings = Mapping[str, str]
 Env = dict[str, Value]
 

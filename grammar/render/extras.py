@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from baloot.grammar import model as m
-from baloot.grammar.render import anchors as a
 from baloot.grammar.render import blocks as d
+from baloot.grammar.render.cases import case_link
 from baloot.grammar.render.stored import Fields, StoredFileError, read_stored
 
 WITNESSES = Path("proofs/results/witnesses.json")
@@ -147,7 +147,7 @@ def _case_ref(case_id: str, cases: dict[str, Path], indexed: frozenset[str],
               out_dir: Path) -> d.Inline:
     """A witness case: its row in the document's index of cases, else its file."""
     if case_id in indexed:
-        return d.Link(case_id, "#" + a.case_anchor(case_id), code=True)
+        return case_link(case_id)
     if case_id in cases:
         return d.Link(case_id, rel_link(cases[case_id], out_dir), code=True)
     return d.Code(case_id)
