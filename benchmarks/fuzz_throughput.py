@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import baloot.reference_impl as api
 from baloot.conformance.adapters.inprocess import InProcessEngine
-from baloot.conformance.fuzz.driver import ReferenceEndpoint, random_trial, replay
+from baloot.conformance.fuzz.driver import ReferenceEndpoint, Trial, random_trial, replays
 from baloot.conformance.harness.collector import fewer_collections
 from baloot.conformance.harness.engine_process import REFERENCE_ARGV, EngineProcess
 
@@ -63,14 +63,19 @@ class Tally:
 
 
 def fuzz(engine: EngineProcess, seconds: float, seed: int, games: Iterator[int]) -> Tally:
-    """Replays of the seed's games, in order, for `seconds` (whole games), with the garbage
-    collector as a campaign runs it (`fewer_collections`)."""
+    """Replays of the seed's games, in order, for `seconds` (whole games), as a campaign
+    plays them (`replays`: the next game sent while the engine answers the last), with
+    the garbage collector as a campaign runs it (`fewer_collections`)."""
     reference = ReferenceEndpoint()
     tally = Tally()
     start, cpu = time.perf_counter(), time.process_time()
-    with fewer_collections():
+
+    def trials() -> Iterator[Trial]:
         while time.perf_counter() - start < seconds:
-            found = replay(random_trial(seed, next(games), profile="literal"), engine, reference)
+            yield random_trial(seed, next(games), profile="literal")
+
+    with fewer_collections():
+        for found in replays(trials(), engine, reference):
             tally.actions += found.actions
             tally.games += 1
             tally.disagreements += found.disagreement is not None

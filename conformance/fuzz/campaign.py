@@ -35,6 +35,7 @@ from baloot.conformance.fuzz.driver import (
     Trial,
     random_trial,
     replay,
+    replays,
     start_engine,
 )
 from baloot.conformance.fuzz.shrink import ShrinkStats, shrink
@@ -201,12 +202,40 @@ def _reference() -> ReferenceEndpoint:
     return reference
 
 
-def _play(index: int) -> tuple[int, Replay]:
+def _play(indices: list[int]) -> list[tuple[int, Replay]]:
+    """The games of a block of indices, each game sent while the engine answers the last
+    (`replays`)."""
     settings: Settings = _worker["settings"]
-    trial = trial_for(settings, _worker["declared"], index)
-    return index, replay(
-        trial, _worker["engine"], _reference(), start_timeout=settings.start_timeout
-    )
+    trials = [trial_for(settings, _worker["declared"], i) for i in indices]
+    found = replays(trials, _worker["engine"], _reference(), start_timeout=settings.start_timeout)
+    return list(zip(indices, found, strict=True))
+
+
+def _played(
+    settings: Settings, declared: Declared, jobs: int, indices: list[int]
+) -> Iterator[tuple[int, Replay]]:
+    """Every game's replay, in game order: in this process one by one as each is played,
+    or in blocks of `BLOCK` games from the workers."""
+    if jobs <= 1 or len(indices) <= 1:
+        _init_worker(settings, declared)
+        trials = (trial_for(settings, declared, i) for i in indices)
+        found = replays(trials, _worker["engine"], _reference(),
+                        start_timeout=settings.start_timeout)
+        try:
+            for index in indices:
+                with fewer_collections():  # not while the caller has the results
+                    result = next(found)
+                yield index, result
+        finally:
+            found.close()
+            _worker["engine"].close()
+        return
+    blocks = [indices[at : at + BLOCK] for at in range(0, len(indices), BLOCK)]
+    for block in _pooled(settings, declared, jobs, _play, blocks):
+        yield from block
+
+
+BLOCK = 8  # games a worker plays in one go (each sent as the one before is answered)
 
 
 def _shrink_one(job: tuple[Replay, int, float]) -> tuple[Replay, ShrinkStats]:
@@ -242,7 +271,7 @@ def _pooled(
     with ProcessPoolExecutor(
         workers, initializer=_init_pool_worker, initargs=(settings, declared)
     ) as pool:
-        results = pool.map(work, items, chunksize=4 if work is _play else 1)
+        results = pool.map(work, items)
         try:
             yield from results
         finally:
@@ -266,7 +295,7 @@ def run_campaign(
     report.hello, report.declared = handshake(settings)
     began = time.monotonic()
     indices = list(itertools.islice(settings.indices(), settings.games))
-    for index, result in _pooled(settings, report.declared, jobs, _play, indices):
+    for index, result in _played(settings, report.declared, jobs, indices):
         report.games += 1
         report.rounds += len(result.rounds)
         report.actions += result.actions

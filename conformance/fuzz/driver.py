@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -38,6 +39,7 @@ from baloot.conformance.fuzz.engine_side import (
     Planner,
     PlanSender,
     Replayer,
+    SentGame,
     batches,
 )
 from baloot.conformance.fuzz.normal import (
@@ -763,11 +765,61 @@ def replay(
     one request by request would give, which is played whenever the plan fails (and
     always with `plan=False`)."""
     reference = reference or ReferenceEndpoint()
-    if plan and engine.running and batches(engine.hello) and trial.capabilities == limits.ALL:
-        planned = _planned(trial, engine, reference, start_timeout)
-        if planned is not None:
-            return planned
+    if plan and _plannable(trial, engine):
+        sender = PlanSender(engine)
+        sent = _sent(trial, sender, reference, start_timeout)
+        if sent is not None:
+            return _checked(sent, sender, reference, start_timeout)
+        sender.settle()
     return _Duel(trial, engine, reference, start_timeout).run()
+
+
+def replays(
+    trials: Iterable[Trial],
+    engine: EngineProcess,
+    reference: Endpoint | None = None,
+    *,
+    start_timeout: float | None = None,
+) -> Generator[Replay, None, None]:
+    """Each trial's replay, in order, as `replay` gives it.
+
+    While the engine answers the last batches of one game, the next game is planned
+    and sent behind them, so neither side waits between games. When a game's
+    replies are not all the reference's, the next game's batches are read and
+    dropped before that game is looked at again, and the next game is played as
+    `replay` plays it; the one after is sent ahead again once a game's replies are
+    all the reference's."""
+    reference = reference or ReferenceEndpoint()
+    sender = PlanSender(engine)
+    sent: _Sent | None = None  # a game planned and sent, its replies not yet read
+    try:
+        for trial in trials:
+            ahead = None
+            if sent is not None and _plannable(trial, engine):
+                ahead = _sent(trial, sender, reference, start_timeout)  # behind `sent`
+            if sent is not None:
+                found = _matched(sent, sender)
+                if found is not None and ahead is not None:
+                    yield found
+                    sent = ahead
+                    continue
+                sender.settle()  # the game sent ahead, if any, is played again below
+                yield found or _unmatched(sent, reference, start_timeout)
+                sent = None
+            if _plannable(trial, engine):
+                sent = _sent(trial, sender, reference, start_timeout)
+                if sent is not None:
+                    continue
+                sender.settle()
+            yield _Duel(trial, engine, reference, start_timeout).run()
+        if sent is not None:
+            yield _checked(sent, sender, reference, start_timeout)
+    finally:
+        sender.settle()  # replies still due (the caller stopped early) are not left behind
+
+
+def _plannable(trial: Trial, engine: EngineProcess) -> bool:
+    return engine.running and batches(engine.hello) and trial.capabilities == limits.ALL
 
 
 class _Running(EngineProcess):
@@ -784,37 +836,73 @@ class _Running(EngineProcess):
 
 _STAND_IN = _Running()  # holds no process: one serves every plan
 
-def _planned(
-    trial: Trial, engine: EngineProcess, reference: Endpoint, start_timeout: float | None
-) -> Replay | None:
-    """The replay, from a plan sent in batches as it is made; None when it must be played
-    request by request (a disagreement, a reply other than the reference's, a failed
-    batch)."""
-    sender = PlanSender(engine)
+
+@dataclass
+class _Sent:
+    """A game planned and sent: the replay it plans, the requests and the replies the
+    reference predicts, and the engine's replies as they are read (`game`)."""
+
+    trial: Trial
+    engine: EngineProcess
+    plan: Replay
+    planner: Planner
+    game: SentGame
+
+
+def _sent(
+    trial: Trial, sender: PlanSender, reference: Endpoint, start_timeout: float | None
+) -> _Sent | None:
+    """The trial planned and sent in batches as it is planned (behind the batches the
+    sender has sent before); None when the plan is not to be used (it met a
+    disagreement or ended early: its batches are due all the same)."""
     ref = ReferenceSide(reference)  # the planner holds it, not the duel (no cycle to collect)
     planner = Planner(ref.as_reference, sender.add)
     duel = _Duel(trial, _STAND_IN, ref, start_timeout, EngineSide(planner))
     try:
         plan = duel.run()
     except BaseException:
-        engine.kill()  # with batches sent: a late reply must not meet the next request
+        sender.engine.kill()  # with batches sent: a late reply must not meet the next request
         raise
+    game = sender.close_game()
     if plan.disagreement is not None or plan.ended is not None:
-        sender.settle()
         return None
+    return _Sent(trial, sender.engine, plan, planner, game)
+
+
+def _matched(sent: _Sent, sender: PlanSender) -> Replay | None:
+    """The planned replay, when the engine's replies are all the reference's; None when
+    not, or when they could not all be read (the engine is then killed)."""
     try:
-        replies = sender.replies()
+        replies = sender.replies(sent.game)
     except EngineError:
-        engine.kill()  # a late reply must not meet the next request
+        sent.engine.kill()  # a late reply must not meet the next request
         return None
-    if replies == planner.predicted:
-        return plan  # every reply the reference's: the replay is the plan
-    side = EngineSide(Replayer(planner, replies))
-    try:
-        found = _Duel(trial, engine, reference, start_timeout, side).run()
-    except Diverged:
-        return None
-    return found if found.disagreement is None and found.ended is None else None
+    return sent.plan if replies == sent.planner.predicted else None
+
+
+def _unmatched(sent: _Sent, reference: Endpoint, start_timeout: float | None) -> Replay:
+    """The replay of a game whose replies were not all the reference's: played again on
+    the engine's replies (`Replayer`), and when that meets a disagreement or leaves the
+    plan (or the replies could not all be read), against the engine, request by
+    request, as without the plan."""
+    trial, engine = sent.trial, sent.engine
+    if sent.game.complete:
+        side = EngineSide(Replayer(sent.planner, sent.game.got))
+        try:
+            found = _Duel(trial, engine, reference, start_timeout, side).run()
+        except Diverged:
+            pass
+        else:
+            if found.disagreement is None and found.ended is None:
+                return found
+    return _Duel(trial, engine, reference, start_timeout).run()
+
+
+def _checked(
+    sent: _Sent, sender: PlanSender, reference: Endpoint, start_timeout: float | None
+) -> Replay:
+    """The replay of a game sent, nothing sent behind it."""
+    return _matched(sent, sender) or _unmatched(sent, reference, start_timeout)
 
 
 # ---- random trials ---------------------------------------------------------------------

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from baloot.conformance.harness.engine_process import (
@@ -155,46 +156,77 @@ class Planner:
         return reply
 
 
+@dataclass
+class SentGame:
+    """One game's requests sent in batches, how many, and the engine's replies read so far."""
+
+    count: int
+    got: list[Any]
+
+    @property
+    def complete(self) -> bool:
+        return len(self.got) == self.count
+
+
 class PlanSender:
-    """A plan's requests sent to the engine while it is made, in batches of `CHUNK` posted
+    """Plans' requests sent to the engine while they are made, in batches of `CHUNK` posted
     as they fill (the engine answers one while the next is planned), at most `AHEAD` of
     them waiting for their replies.
 
-    A failure to send or to read is kept, nothing more is sent, and `replies` raises it:
-    the plan is made to its end either way."""
+    One sender may carry several games, one after another: `close_game` sends the rest of
+    the game planned and hands back its `SentGame`, whose replies `replies` reads, so the
+    next game can be planned and sent while the engine answers the last one's.
+
+    A failure to send or to read is kept, nothing more is sent, and `replies` raises it
+    for each game whose replies it left incomplete: a plan is made to its end either way."""
 
     def __init__(self, engine: EngineProcess) -> None:
         self.engine = engine
         self.waiting: list[dict[str, Any]] = []  # planned, not yet sent
-        self.sizes: deque[int] = deque()  # the requests of each batch sent, not yet read
-        self.got: list[Any] = []
+        # each batch sent and not yet read: the game's list its replies go to, and how many
+        self.sizes: deque[tuple[list[Any], int]] = deque()
+        self.game = SentGame(0, [])  # the game being planned
         self.failed: EngineError | None = None
 
     def add(self, requests: list[dict[str, Any]]) -> None:
+        self.game.count += len(requests)
         self.waiting.extend(requests)
         while len(self.waiting) >= CHUNK and self.failed is None:
             self._send(CHUNK)
 
-    def replies(self) -> list[Any]:
-        """The engine's replies to every request added, in order (the last batch sent now)."""
+    def close_game(self) -> SentGame:
+        """Send what is left of the game planned, and hand it back; requests added later
+        are another game's."""
         if self.waiting and self.failed is None:
             self._send(len(self.waiting))
-        while self.sizes and self.failed is None:
+        self.waiting = []
+        game, self.game = self.game, SentGame(0, [])
+        return game
+
+    def replies(self, game: SentGame | None = None) -> list[Any]:
+        """The engine's replies to every request of a game closed, or, by default, of the
+        game planned (closed now), in order; a later game's are not waited for."""
+        game = game or self.close_game()
+        got = game.got
+        while self.failed is None and any(target is got for target, _ in self.sizes):
             self._read()
-        if self.failed is not None:
-            raise self.failed
-        return self.got
+        if not game.complete:
+            raise self.failed or EngineError(SCHEMA, "batch replies missing")
+        return got
 
     def settle(self) -> None:
-        """Read the replies still due and drop them (the plan is not used); an engine that
-        fails to give them is killed."""
+        """Read the replies still due and drop them (the plans are not used); an engine that
+        fails to give them is killed. The sender is then as new."""
         try:
-            while self.sizes:
+            while self.sizes and self.failed is None:
                 self.sizes.popleft()
                 self.engine.collect()
         except EngineError:
             self.engine.kill()
+        if self.failed is not None:
+            self.engine.kill()  # its batches may be answered yet: not to meet a later request
         self.sizes.clear()
+        self.waiting, self.game, self.failed = [], SentGame(0, []), None
 
     def _send(self, count: int) -> None:
         try:
@@ -202,17 +234,17 @@ class PlanSender:
                 self._read()
             chunk, self.waiting = self.waiting[:count], self.waiting[count:]
             self.engine.post({"type": "batch", "requests": chunk})
-            self.sizes.append(len(chunk))
+            self.sizes.append((self.game.got, len(chunk)))
         except EngineError as exc:
             self.failed = exc
 
     def _read(self) -> None:
         try:
-            size = self.sizes.popleft()
+            target, size = self.sizes.popleft()
             got = self.engine.collect().get("replies")
             if not isinstance(got, list) or len(got) != size:
                 raise EngineError(SCHEMA, f"batch reply without {size} replies")
-            self.got.extend(got)
+            target.extend(got)
         except EngineError as exc:
             self.failed = exc
 

@@ -26,6 +26,7 @@ from baloot.conformance.fuzz.driver import (
     _choices,
     random_trial,
     replay,
+    replays,
 )
 from baloot.conformance.fuzz.engine_side import AHEAD, CHUNK, EngineSide, PlanSender
 from baloot.conformance.harness.collector import THRESHOLD
@@ -223,13 +224,14 @@ def test_games_are_played_with_fewer_collections_and_the_caller_keeps_its_own(
     before, seen = gc.get_threshold(), []
 
     def recorded(*args: Any, **options: Any) -> Any:
-        seen.append(gc.get_threshold())
-        return replay(*args, **options)
+        for found in replays(*args, **options):  # each game played as the campaign asks it
+            seen.append(gc.get_threshold())
+            yield found
 
     def on_game(index: int, result: Any) -> None:
         assert gc.get_threshold() == before  # not while the caller has a result
 
-    monkeypatch.setattr(campaign, "replay", recorded)
+    monkeypatch.setattr(campaign, "replays", recorded)
     settings = campaign.Settings(argv=REFERENCE_ARGV, seed=3, games=2)
     assert campaign.run_campaign(settings, do_shrink=False, on_game=on_game).games == 2
     assert [t[0] for t in seen] == [max(before[0], THRESHOLD)] * 2
@@ -259,10 +261,13 @@ class _Counted(EngineProcess):
         super().__init__(argv)
         self.round_trips = 0
         self.overlapped = 0
+        self.started_behind = 0  # games sent while the one before still had replies due
 
     def post(self, message: dict[str, Any]) -> None:
         self.round_trips += 1
         self.overlapped += bool(self._posted)
+        starts = message["type"] == "batch" and message["requests"][0]["type"] == "start"
+        self.started_behind += starts and bool(self._posted)
         super().post(message)
 
 
@@ -299,3 +304,63 @@ def test_a_planned_replay_is_the_replay_request_by_request(bugs: tuple[str, ...]
     finally:
         planned_engine.close()
         plain_engine.close()
+
+
+@pytest.mark.parametrize("bugs", [(), BUGS])
+def test_games_sent_one_behind_another_are_the_replays_one_by_one(bugs: tuple[str, ...]) -> None:
+    argv = [*WRAPPED, *(f"--bug={b}" for b in bugs)]
+    piped, plain_engine = _Counted(argv), EngineProcess(argv)
+    reference = ReferenceEndpoint()
+    trials = [random_trial(13, index, profile="literal") for index in range(30 if bugs else 10)]
+    try:
+        piped.start()
+        plain_engine.start()
+        found = [_summary(f) for f in replays(trials, piped, reference)]
+        plain = [_summary(replay(t, plain_engine, reference, plan=False)) for t in trials]
+        assert found == plain
+        if bugs:
+            assert len({f[0] for f in found} - {None}) >= 2  # games that disagreed, and after
+        else:
+            assert piped.started_behind == len(trials) - 1  # each sent as the last was answered
+        assert not piped._posted  # no reply left due
+    finally:
+        piped.close()
+        plain_engine.close()
+
+
+def test_games_stopped_early_leave_no_reply_due() -> None:
+    engine, reference = EngineProcess(REFERENCE_ARGV), ReferenceEndpoint()
+    try:
+        engine.start()
+        games = replays((random_trial(5, i, profile="literal") for i in range(4)), engine, reference)
+        assert next(games).disagreement is None  # the second game is sent by now
+        games.close()
+        assert not engine._posted
+        assert engine.request({"type": "result"})["ok"]  # its own reply, not a late one
+    finally:
+        engine.close()
+
+
+def test_an_engine_that_exits_amid_a_game_sent_ahead_fails_that_game_not_the_one_before() -> (
+    None
+):
+    reference = ReferenceEndpoint()
+    trials = [random_trial(7, index, profile="literal") for index in range(3)]
+    counted = _Counted(WRAPPED)
+    try:
+        counted.start()
+        alone = replay(trials[0], counted, reference)
+    finally:
+        counted.close()
+    assert alone.disagreement is None
+    # it answers the hello, the first game's batches and the second's first, then exits
+    engine = EngineProcess([*WRAPPED, f"--exit-after={1 + counted.round_trips + 1}"])
+    try:
+        engine.start()
+        found = list(replays(trials, engine, reference))
+    finally:
+        engine.close()
+    assert _summary(found[0]) == _summary(alone)  # its replies were all read before the exit
+    for later in found[1:]:  # each met the exit, in a restarted engine
+        assert later.disagreement is not None and later.disagreement.kind == "engine_error"
+        assert "exited" in later.disagreement.detail

@@ -22,7 +22,8 @@ The planted bugs (`BUGS`), each in its own part of the game:
 - `sun_last_trick`: in sun the result's last-trick bunts are doubled (SCORE.2).
 
 `--hello JSON` merges the object into the hello reply (a bad profile, say);
-`--refuse-start` refuses every `start`.
+`--refuse-start` refuses every `start`; `--exit-after N` exits, unannounced, when a
+request line comes after N answered.
 """
 
 from __future__ import annotations
@@ -55,12 +56,14 @@ class WrappedEngine:
         bugs: set[str],
         hello: dict[str, Any],
         refuse_start: bool,
+        exit_after: int | None = None,
     ) -> None:
         self.inner = Adapter(api, {name: list(r) for name, r in VARIANTS.items()})
         self.has = set(CAPABILITIES) - without
         self.bugs = bugs
         self.hello_patch = hello
         self.refuse_start = refuse_start
+        self.lines_left = exit_after
 
     def offered(self, actions: list[str]) -> list[str]:
         """The actions this engine has (those of its capabilities)."""
@@ -82,6 +85,10 @@ class WrappedEngine:
                 return
 
     def handle(self, line: str) -> dict[str, Any]:
+        if self.lines_left is not None:
+            if self.lines_left == 0:
+                sys.exit(3)
+            self.lines_left -= 1
         request = json.loads(line)
         seq = request.get("seq")
         if request.get("type") == "batch":  # each request as if it came alone
@@ -153,12 +160,14 @@ def main() -> int:
     parser.add_argument("--bug", action="append", default=[], choices=BUGS)
     parser.add_argument("--hello", default="{}")
     parser.add_argument("--refuse-start", action="store_true")
+    parser.add_argument("--exit-after", type=int, default=None, metavar="N")
     args = parser.parse_args()
     engine = WrappedEngine(
         set(args.without),
         set(args.bug),
         json.loads(args.hello),
         args.refuse_start,
+        args.exit_after,
     )
     return serve_lines(engine, sys.stdin, sys.stdout)
 
