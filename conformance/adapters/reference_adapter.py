@@ -137,15 +137,21 @@ def result_fields(result: dict[str, Plain] | None) -> dict[str, Any] | None:
 # converted values; read them, do not change them.
 # ---------------------------------------------------------------------------
 
-_CARD_TEXTS: dict[Any, str] = {}  # card record -> text; one record per card (by identity)
+class _CardTexts(dict[Any, str]):
+    """Card record -> "10S" (the text the engine's notation writes), one record per card (by
+    identity), each text made the first time its card is looked up."""
+
+    def __missing__(self, record: Any) -> str:
+        text = self[record] = f"{record.rank.value}{record.suit.value}"
+        return text
+
+
+_CARD_TEXTS = _CardTexts()
 
 
 def card_of(record: Any) -> str:
-    """A `Card` record -> "10S" (the text the engine's notation writes)."""
-    text = _CARD_TEXTS.get(record)
-    if text is None:
-        text = _CARD_TEXTS[record] = f"{record.rank.value}{record.suit.value}"
-    return text
+    """A `Card` record -> "10S"."""
+    return _CARD_TEXTS[record]
 
 
 def action_of(record: Any) -> str:
@@ -165,16 +171,16 @@ def _project(record: Any) -> dict[str, Any]:
     return {
         "seat": record.seat,
         "kind": record.kind.value,
-        "cards": [card_of(c) for c in record.cards],
+        "cards": [_CARD_TEXTS[c] for c in record.cards],
     }
 
 
 def _play(record: Any) -> dict[str, Any]:
-    return {"seat": record.seat, "card": card_of(record.card)}
+    return {"seat": record.seat, "card": _CARD_TEXTS[record.card]}
 
 
 def _hand(records: list[Any]) -> list[str]:
-    return [card_of(c) for c in records]
+    return [_CARD_TEXTS[c] for c in records]
 
 
 def _contract(record: Any) -> dict[str, Any] | None:
@@ -200,7 +206,8 @@ class _Field:
         self.value: Any = _UNSEEN  # the record's value last converted
         self.converted: Any = None
 
-    def __call__(self, value: Any) -> Any:
+    def of(self, value: Any) -> Any:
+        """The converted form of the record's value."""
         if value is not self.value:
             self.value, self.converted = value, self.convert(value)
         return self.converted
@@ -216,7 +223,8 @@ class _Items:
         self.items: list[Any] = []
         self.converted: list[Any] = []
 
-    def __call__(self, items: list[Any]) -> list[Any]:
+    def of(self, items: list[Any]) -> list[Any]:
+        """The converted form of the record's list."""
         old = self.items
         if items is old:
             return self.converted
@@ -262,16 +270,16 @@ class StateProjection:
             "dealer": record.dealer,
             "current_player": self.player(game),
             "face_up": None if face_up is None else card_of(face_up),
-            "hands": self._hands(record.hands),
-            "bids": self._bids(record.bids),
-            "contract": self._contract(record.contract),
-            "raises": self._raises(record.raises),
+            "hands": self._hands.of(record.hands),
+            "bids": self._bids.of(record.bids),
+            "contract": self._contract.of(record.contract),
+            "raises": self._raises.of(record.raises),
             "multiplier": record.multiplier,
             "locked": record.locked,
-            "declarations": self._declarations(record.declarations),
-            "trick": self._trick(record.trick),
-            "trick_winners": self._trick_winners(record.trick_winners),
-            "totals": self._totals(record.totals),
+            "declarations": self._declarations.of(record.declarations),
+            "trick": self._trick.of(record.trick),
+            "trick_winners": self._trick_winners.of(record.trick_winners),
+            "totals": self._totals.of(record.totals),
         }
 
 
