@@ -293,7 +293,7 @@ class Adapter:
         self.readings = readings or {
             name: list(v.readings) for name, v in load_register().variants.items()
         }
-        self.last_type: str | None = None
+        self.handlers = _handlers(type(self))  # the method of each request type answered
         self.projection = StateProjection()
         self._result: tuple[Any, dict[str, Any] | None] = (None, None)  # (record, reply field)
 
@@ -410,17 +410,30 @@ class Adapter:
     def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         """The reply to one request (a JSON object already read), without its `seq`."""
         try:
-            self.last_type = request["type"]
-            if self.last_type not in ANSWERED_TYPES:
-                raise KeyError(f"unknown request type {self.last_type!r}")
-            handler = getattr(self, self.last_type)
-        except (KeyError, TypeError, AttributeError) as exc:
+            kind = request["type"]
+            handler = self.handlers.get(kind)
+            if handler is None:
+                raise KeyError(f"unknown request type {kind!r}")
+        except (KeyError, TypeError) as exc:
             return {"ok": False, "error": f"cannot read request: {exc!r}"}
         try:
-            reply = handler(request)
+            reply = handler(self, request)
         except Exception as exc:  # an engine bug: report it, keep serving
             return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
         return {"ok": True, **reply}
+
+
+_Handler = Callable[["Adapter", dict[str, Any]], dict[str, Any]]
+_HANDLERS: dict[type[Adapter], dict[str, _Handler]] = {}
+
+
+def _handlers(adapter: type[Adapter]) -> dict[str, _Handler]:
+    """The class's method of each request type a session answers (functions, not bound
+    methods: a session holding its own would be a reference cycle)."""
+    known = _HANDLERS.get(adapter)
+    if known is None:
+        known = _HANDLERS[adapter] = {kind: getattr(adapter, kind) for kind in ANSWERED_TYPES}
+    return known
 
 
 def _has_records(game: Any) -> bool:
