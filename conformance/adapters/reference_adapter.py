@@ -463,6 +463,11 @@ def _clipped(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+# A reply is built by a handler from the game's records, never holding itself: the
+# encoder need not look for cycles (speed: a batch reply holds thousands of values).
+_REPLY_TEXT = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
 def serve(
     api: Any, stdin: IO[str], stdout: IO[str], readings: dict[str, list[str]] | None = None
 ) -> int:
@@ -480,7 +485,7 @@ def serve_lines(handler: LineHandler, stdin: IO[str], stdout: IO[str]) -> int:
         if not line.strip():
             continue
         reply = handler.handle(line)
-        stdout.write(json.dumps(reply, separators=(",", ":")) + "\n")
+        stdout.write(_REPLY_TEXT(reply) + "\n")
         stdout.flush()
         if reply.get("ok") and "bye" in line and _type_of(line) == "bye":
             break
