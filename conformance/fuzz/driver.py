@@ -884,12 +884,13 @@ def _unmatched(sent: _Sent, reference: Endpoint, start_timeout: float | None) ->
     """The replay of a game whose replies were not all the reference's: played again on
     the engine's replies (`Replayer`), and when that meets a disagreement or leaves the
     plan (or the replies could not all be read), against the engine, request by
-    request, as without the plan."""
+    request, as without the plan. Played on the replies, the duel holds the stand-in:
+    the engine process, killed or running, is left alone."""
     trial, engine = sent.trial, sent.engine
     if sent.game.complete:
         side = EngineSide(Replayer(sent.planner, sent.game.got))
         try:
-            found = _Duel(trial, engine, reference, start_timeout, side).run()
+            found = _Duel(trial, _STAND_IN, reference, start_timeout, side).run()
         except Diverged:
             pass
         else:
