@@ -32,6 +32,9 @@ from baloot.conformance.harness.engine_process import (
 )
 from baloot.reference_impl.readings import VARIANTS
 
+# JSON text as the runner and the adapter process write it (one encoder for every message).
+_TEXT = json.JSONEncoder(separators=(",", ":")).encode
+
 # How reports name the in-process engine where a subprocess has its command line.
 INPROCESS_ARGV = ["(in-process reference engine)"]
 
@@ -99,9 +102,9 @@ class InProcessEngine(EngineProcess):
         if self._adapter is None:
             raise EngineError(EXITED, "the engine is not running")
         self._seq += 1
-        line = json.dumps({"seq": self._seq, **message}, separators=(",", ":"))
+        line = _TEXT({"seq": self._seq, **message})
         self.transcript.append(f"> {line}")
-        text = json.dumps(self._adapter.handle(line), separators=(",", ":"))
+        text = _TEXT(self._adapter.handle(line))
         self.transcript.append(f"< {text[:200]}")
         reply = json.loads(text)
         if not isinstance(reply, dict):

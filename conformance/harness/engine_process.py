@@ -232,7 +232,7 @@ class EngineProcess:
             problems = request_errors(message)
             if problems:  # a runner bug, not the engine's: say so loudly
                 raise RuntimeError(f"runner sent an invalid {message['type']}: {problems}")
-        line = json.dumps(message, separators=(",", ":"))
+        line = _REQUEST_TEXT(message)
         self.transcript.append(f"> {line}")
         try:
             self._proc.stdin.write(line.encode("utf-8") + b"\n")
@@ -325,6 +325,8 @@ class EngineProcess:
             f"{self.max_pending_lines} unread lines"
         )
 
+
+_REQUEST_TEXT = json.JSONEncoder(separators=(",", ":")).encode  # one encoder for every request
 
 MAX_REPLY_DEPTH = 32  # the protocol's deepest reply (a result's projects' cards) is 6
 

@@ -16,7 +16,9 @@ def strict_json(text: str | bytes) -> Any:
     double. Raises ValueError (UnicodeDecodeError for bytes that are not UTF-8), also for
     text nested deeper than the decoder can follow."""
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        if isinstance(text, bytes):  # json.loads finds the encoding of bytes
+            return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        return _DECODER.decode(text)
     except RecursionError:
         raise ValueError("nested deeper than JSON can be read") from None
     except ValueError as exc:
@@ -37,3 +39,7 @@ def _finite_float(text: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"{text[:40]} is too large a number")
     return value
+
+
+# One decoder for every text (speed: json.loads with options builds a new one a call).
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)
