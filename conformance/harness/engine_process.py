@@ -1,9 +1,11 @@
 """One engine process, spoken to in JSON lines, with every way it can go wrong
 turned into an `EngineError` with a reason, never a hang.
 
-A reader thread moves the engine's stdout lines into a bounded queue (a line
-longer than `max_line_bytes`, or more than `max_pending_lines` unread lines,
-is a flood: reading stops and the process is to be killed); another thread
+The engine's stdout is read as lines (`engine_output.py`: where the request
+waits for its reply, or by a reader thread where a pipe cannot be waited on);
+a line longer than `max_line_bytes`, or more than `max_pending_lines` lines
+queued by a reader thread, is a flood: reading stops and the process is to be
+killed; a line nobody asked for is an error at the next request. A thread
 keeps the last few KiB of stderr for the report. Every request waits at most
 `timeout` seconds for its reply. The process runs in its own session (POSIX)
 or process group (Windows) so that `kill` ends it and anything it started,
@@ -19,16 +21,16 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import queue
 import re
 import signal
 import subprocess
 import sys
 import threading
-import time
 from collections import deque
 from typing import IO, Any
 
+from baloot.conformance.harness import engine_output as output
+from baloot.conformance.harness.engine_output import PipeLines, ThreadLines, lines_of
 from baloot.conformance.harness.json_input import strict_json
 from baloot.conformance.harness.schemas import reply_errors, request_errors
 
@@ -59,8 +61,6 @@ class EngineError(Exception):
         self.detail = detail
 
 
-_EOF = object()
-_FLOOD = object()
 
 
 class EngineProcess:
@@ -84,9 +84,9 @@ class EngineProcess:
         self.max_line_bytes = max_line_bytes
         self.max_pending_lines = max_pending_lines
         self._proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[object] = queue.Queue()
+        self._stdout: ThreadLines | PipeLines | None = None  # the lines it prints
         self._stderr_tail: deque[str] = deque(maxlen=40)
-        self._threads: list[threading.Thread] = []
+        self._stderr_reader: threading.Thread | None = None
         self._seq = 0
         self._posted: deque[dict[str, Any]] = deque()  # sent, their replies not yet read
         self.transcript: deque[str] = deque(maxlen=8)  # the last lines both ways
@@ -100,9 +100,8 @@ class EngineProcess:
 
     def start(self) -> dict[str, Any]:
         """Launch the engine and shake hands; returns the hello reply."""
-        # A new queue and tail for each process: a process left behind by an earlier start
+        # New lines and tail for each process: a process left behind by an earlier start
         # (a child still holding its stdout) feeds its own, never this one's.
-        self._lines = queue.Queue()
         self._stderr_tail = deque(maxlen=40)
         self.transcript.clear()
         self._posted.clear()
@@ -119,16 +118,11 @@ class EngineProcess:
                 LAUNCH, f"cannot run {self.argv[0]!r}: {exc.strerror or exc}"
             ) from exc
         assert self._proc.stdout is not None and self._proc.stderr is not None
-        self._threads = [
-            threading.Thread(
-                target=self._read_stdout, args=(self._proc.stdout, self._lines), daemon=True
-            ),
-            threading.Thread(
-                target=self._read_stderr, args=(self._proc.stderr, self._stderr_tail), daemon=True
-            ),
-        ]
-        for thread in self._threads:
-            thread.start()
+        self._stdout = lines_of(self._proc.stdout, self.max_line_bytes, self.max_pending_lines)
+        self._stderr_reader = threading.Thread(
+            target=self._read_stderr, args=(self._proc.stderr, self._stderr_tail), daemon=True
+        )
+        self._stderr_reader.start()
         try:
             reply = self.request(
                 {"type": "hello", "protocol": PROTOCOL_VERSION}, timeout=self.start_timeout
@@ -154,11 +148,15 @@ class EngineProcess:
             _stop_group(proc)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
-        for thread in self._threads:
-            thread.join(timeout=1)
+        stdout_thread = self._stdout.thread if isinstance(self._stdout, ThreadLines) else None
+        for thread in (stdout_thread, self._stderr_reader):
+            if thread is not None:
+                thread.join(timeout=1)
         # Close only what no reader thread still blocks on (closing a stream
         # under a blocked reader would block too).
-        readers_done = not any(thread.is_alive() for thread in self._threads)
+        readers_done = not any(
+            t is not None and t.is_alive() for t in (stdout_thread, self._stderr_reader)
+        )
         streams = (proc.stdin, proc.stdout, proc.stderr) if readers_done else (proc.stdin,)
         for stream in streams:
             if stream is not None:
@@ -178,23 +176,6 @@ class EngineProcess:
         self.kill()
 
     # -------------------------------------------------------------- threads --
-
-    def _read_stdout(self, stream: IO[bytes], lines: queue.Queue[object]) -> None:
-        try:
-            while True:
-                if lines.qsize() > self.max_pending_lines:
-                    lines.put(_FLOOD)
-                    return
-                line = stream.readline(self.max_line_bytes + 1)
-                if not line:
-                    lines.put(_EOF)
-                    return
-                if len(line) > self.max_line_bytes:
-                    lines.put(_FLOOD)
-                    return
-                lines.put(line)
-        except (OSError, ValueError):
-            lines.put(_EOF)
 
     def _read_stderr(self, stream: IO[bytes], tail: deque[str]) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -251,27 +232,26 @@ class EngineProcess:
         return self._check_reply(message, reply)
 
     def _check_unsolicited(self) -> None:
-        try:
-            item = self._lines.get_nowait()
-        except queue.Empty:
+        assert self._stdout is not None
+        item = self._stdout.take(0)
+        if item is None:
             return
-        if item is _FLOOD:
+        if item is output.FLOOD:
             raise EngineError(FLOOD, self._flood_detail())
-        if item is _EOF:
+        if item is output.EOF:
             raise self._exit_error("between requests")
         assert isinstance(item, bytes)
         raise EngineError(UNSOLICITED, f"engine printed a line nobody asked for: {_clip(item)}")
 
     def _read_reply(self, timeout: float) -> bytes:
         timeout = _seconds(timeout, "timeout")
-        deadline = time.monotonic() + min(timeout, threading.TIMEOUT_MAX)
-        try:
-            item = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise EngineError(TIMEOUT, f"no reply within {timeout:g} s") from None
-        if item is _EOF:
+        assert self._stdout is not None
+        item = self._stdout.take(timeout)
+        if item is None:
+            raise EngineError(TIMEOUT, f"no reply within {timeout:g} s")
+        if item is output.EOF:
             raise self._exit_error("instead of replying")
-        if item is _FLOOD:
+        if item is output.FLOOD:
             raise EngineError(FLOOD, self._flood_detail())
         assert isinstance(item, bytes)
         self.transcript.append(f"< {_clip(item)}")
@@ -311,8 +291,8 @@ class EngineProcess:
         if self._proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = self._proc.wait(timeout=1)
-        for thread in self._threads[1:]:
-            thread.join(timeout=0.5)
+        if self._stderr_reader is not None:
+            self._stderr_reader.join(timeout=0.5)  # for the last of its stderr
         detail = f"engine exited {when}" + (f" with status {code}" if code is not None else "")
         tail = self.stderr_tail()
         if tail:

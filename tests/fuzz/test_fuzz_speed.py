@@ -332,7 +332,8 @@ def test_games_stopped_early_leave_no_reply_due() -> None:
     engine, reference = EngineProcess(REFERENCE_ARGV), ReferenceEndpoint()
     try:
         engine.start()
-        games = replays((random_trial(5, i, profile="literal") for i in range(4)), engine, reference)
+        trials = (random_trial(5, index, profile="literal") for index in range(4))
+        games = replays(trials, engine, reference)
         assert next(games).disagreement is None  # the second game is sent by now
         games.close()
         assert not engine._posted

@@ -1,0 +1,122 @@
+"""An engine's stdout read either way (`engine_output.py`: in the waiting thread with
+`select`, or by a reader thread as on Windows) gives each engine the same verdict: a
+reply torn in two is one reply, a line nobody asked for is an error at the next
+request, a line too long is a flood, silence is a timeout, an exit is an exit, and the
+last bytes before an exit are still read."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import pytest
+
+from baloot.conformance.harness import engine_output
+from baloot.conformance.harness.engine_process import (
+    EXITED,
+    FLOOD,
+    TIMEOUT,
+    UNSOLICITED,
+    EngineError,
+    EngineProcess,
+)
+
+# A fake engine: it greets, then answers each request as ANSWER does (with `seq`, the
+# request's; `write(bytes)` writes and flushes stdout).
+ENGINE = """
+import json, sys, time
+out = sys.stdout.buffer
+def write(data):
+    out.write(data)
+    out.flush()
+for line in sys.stdin:
+    seq = json.loads(line)["seq"]
+    if seq == 1:
+        write(b'{"seq": 1, "ok": true, "protocol": 1}\\n')
+        continue
+    reply = b'{"seq": %d, "ok": true}\\n' % seq
+    ANSWER
+"""
+
+ANSWERS = {
+    "torn": "write(reply[:5]); time.sleep(0.2); write(reply[5:])",
+    "twice": "write(reply + reply)",
+    "long": "write(b'{\"seq\": %d, \"ok\": true, \"x\": \"' % seq + b'x' * 5000 + b'\"}\\n')",
+    "silent": "time.sleep(5)",
+    "exits": "sys.exit(3)",
+    "last_bytes": "write(reply.rstrip()); sys.exit(0)",
+    "many": "write(reply * 50)",
+}
+
+
+@pytest.fixture(params=[False, True], ids=["pipe", "thread"])
+def in_thread(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    monkeypatch.setattr(engine_output, "READ_IN_THREAD", request.param)
+    return bool(request.param)
+
+
+def _engine(answer: str) -> EngineProcess:
+    code = textwrap.dedent(ENGINE).replace("ANSWER", ANSWERS[answer])
+    engine = EngineProcess([sys.executable, "-c", code], timeout=1.0, max_line_bytes=1000,
+                           max_pending_lines=10)
+    engine.start()
+    return engine
+
+
+def _second(engine: EngineProcess) -> str:
+    """The reason the second request (after one answered) fails, or `ok`."""
+    try:
+        engine.request({"type": "legal"})
+        engine.request({"type": "legal"})
+    except EngineError as error:
+        return error.reason
+    return "ok"
+
+
+@pytest.mark.parametrize(("answer", "reason"), [
+    ("torn", "ok"),
+    ("twice", UNSOLICITED),
+    ("many", UNSOLICITED),
+])
+def test_lines_as_they_come(in_thread: bool, answer: str, reason: str) -> None:
+    engine = _engine(answer)
+    try:
+        assert _second(engine) == reason
+    finally:
+        engine.kill()
+
+
+@pytest.mark.parametrize(("answer", "reason"), [
+    ("long", FLOOD),
+    ("silent", TIMEOUT),
+    ("exits", EXITED),
+])
+def test_a_reply_that_does_not_come(in_thread: bool, answer: str, reason: str) -> None:
+    engine = _engine(answer)
+    try:
+        with pytest.raises(EngineError) as raised:
+            engine.request({"type": "legal"})
+        assert raised.value.reason == reason
+    finally:
+        engine.kill()
+
+
+def test_the_last_bytes_before_an_exit_are_a_reply(in_thread: bool) -> None:
+    engine = _engine("last_bytes")
+    try:
+        assert engine.request({"type": "legal"}) == {"seq": 2, "ok": True}
+        with pytest.raises(EngineError) as raised:
+            engine.request({"type": "legal"})
+        assert raised.value.reason == EXITED
+    finally:
+        engine.kill()
+
+
+def test_the_reading_is_the_platforms() -> None:
+    engine = _engine("torn")
+    try:
+        kind = engine_output.ThreadLines if engine_output.READ_IN_THREAD else \
+            engine_output.PipeLines
+        assert isinstance(engine._stdout, kind)
+    finally:
+        engine.kill()
