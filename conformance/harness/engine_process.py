@@ -153,11 +153,11 @@ class EngineProcess:
             if thread is not None:
                 thread.join(timeout=1)
         # Close only what no reader thread still blocks on (closing a stream
-        # under a blocked reader would block too).
-        readers_done = not any(
-            t is not None and t.is_alive() for t in (stdout_thread, self._stderr_reader)
-        )
-        streams = (proc.stdin, proc.stdout, proc.stderr) if readers_done else (proc.stdin,)
+        # under a blocked reader would block too): a child left behind may hold one.
+        streams = [proc.stdin]
+        for stream, reader in ((proc.stdout, stdout_thread), (proc.stderr, self._stderr_reader)):
+            if reader is None or not reader.is_alive():
+                streams.append(stream)
         for stream in streams:
             if stream is not None:
                 with contextlib.suppress(OSError):
