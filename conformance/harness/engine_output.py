@@ -1,7 +1,7 @@
 """An engine's stdout as the lines it prints, read one of two ways.
 
-- `PipeLines`, where a pipe can be waited on (`select`, POSIX): read by the thread that
-  waits for the reply, so a reply wakes one thread, not a reader thread and then the
+- `PipeLines`, where a pipe can be waited on (`select.poll`, POSIX): read by the thread
+  that waits for the reply, so a reply wakes one thread, not a reader thread and then the
   waiting one (a round trip costs about a third less).
 - `ThreadLines`, elsewhere (Windows): a reader thread moves each line into a queue.
 
@@ -15,6 +15,7 @@ asked for, so no more than one read's bytes pile up beyond it.
 
 from __future__ import annotations
 
+import math
 import os
 import queue
 import select
@@ -25,8 +26,9 @@ from typing import IO
 EOF = object()
 FLOOD = object()
 
-# Whether stdout is read by a thread of its own: where `select` cannot wait on a pipe.
-READ_IN_THREAD = os.name != "posix"
+# Whether stdout is read by a thread of its own: where a pipe cannot be polled (Windows).
+# (`poll`, not `select`, which fails for a file descriptor past 1023.)
+READ_IN_THREAD = not hasattr(select, "poll")
 
 _CHUNK = 1 << 16  # bytes read from the pipe at a time
 
@@ -80,6 +82,8 @@ class PipeLines:
     def __init__(self, stream: IO[bytes], max_line_bytes: int) -> None:
         self.max_line_bytes = max_line_bytes
         self._fd = stream.fileno()  # read with os.read: the stream's own buffer stays empty
+        self._poll = select.poll()
+        self._poll.register(self._fd, select.POLLIN)
         self._pending = bytearray()  # read, not yet taken
         self._ended = False
         self._flooded = False
@@ -95,9 +99,11 @@ class PipeLines:
             item = self._item()
             if item is not None:
                 return item
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            wait = None if deadline is None else math.ceil(
+                1000 * max(0.0, deadline - time.monotonic())
+            )  # milliseconds
             try:
-                ready, _, _ = select.select([self._fd], [], [], wait)
+                ready = self._poll.poll(wait)
                 chunk = os.read(self._fd, _CHUNK) if ready else None
             except (OSError, ValueError):
                 chunk = b""  # the pipe is gone: the output has ended

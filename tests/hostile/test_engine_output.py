@@ -6,6 +6,7 @@ last bytes before an exit are still read."""
 
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
 
@@ -120,3 +121,26 @@ def test_the_reading_is_the_platforms() -> None:
         assert isinstance(engine._stdout, kind)
     finally:
         engine.kill()
+
+
+def test_an_engine_is_read_when_its_pipe_is_past_file_descriptor_1023() -> None:
+    # `select` fails past FD_SETSIZE (1024): a long-running campaign may get there
+    resource = pytest.importorskip("resource")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1200 and (hard == resource.RLIM_INFINITY or hard >= 1200):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1200, hard))
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < 1200:
+        pytest.skip("cannot open 1,100 files here")
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        engine = _engine("torn")
+        try:
+            assert engine._proc is not None and engine._proc.stdout is not None
+            assert engine._proc.stdout.fileno() > 1023
+            assert _second(engine) == "ok"
+        finally:
+            engine.kill()
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
