@@ -31,6 +31,7 @@ FLOOD = object()
 READ_IN_THREAD = not hasattr(select, "poll")
 
 _CHUNK = 1 << 16  # bytes read from the pipe at a time
+_MAX_WAIT = 2**31 - 1  # the longest wait poll takes, in milliseconds (about 25 days)
 
 
 class ThreadLines:
@@ -99,15 +100,16 @@ class PipeLines:
             item = self._item()
             if item is not None:
                 return item
-            wait = None if deadline is None else math.ceil(
-                1000 * max(0.0, deadline - time.monotonic())
-            )  # milliseconds
+            left = None if deadline is None else deadline - time.monotonic()
+            wait = None if left is None else min(math.ceil(1000 * max(0.0, left)), _MAX_WAIT)
             try:
                 ready = self._poll.poll(wait)
                 chunk = os.read(self._fd, _CHUNK) if ready else None
             except (OSError, ValueError):
                 chunk = b""  # the pipe is gone: the output has ended
             if chunk is None:
+                if left is not None and wait == _MAX_WAIT:
+                    continue  # a timeout longer than poll waits at once
                 return None
             if not chunk:
                 self._ended = True

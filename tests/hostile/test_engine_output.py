@@ -56,9 +56,9 @@ def in_thread(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     return bool(request.param)
 
 
-def _engine(answer: str) -> EngineProcess:
+def _engine(answer: str, timeout: float = 1.0) -> EngineProcess:
     code = textwrap.dedent(ENGINE).replace("ANSWER", ANSWERS[answer])
-    engine = EngineProcess([sys.executable, "-c", code], timeout=1.0, max_line_bytes=1000,
+    engine = EngineProcess([sys.executable, "-c", code], timeout=timeout, max_line_bytes=1000,
                            max_pending_lines=10)
     engine.start()
     return engine
@@ -109,6 +109,14 @@ def test_the_last_bytes_before_an_exit_are_a_reply(in_thread: bool) -> None:
         with pytest.raises(EngineError) as raised:
             engine.request({"type": "legal"})
         assert raised.value.reason == EXITED
+    finally:
+        engine.kill()
+
+
+def test_a_timeout_longer_than_poll_waits_at_once_is_no_overflow(in_thread: bool) -> None:
+    engine = _engine("torn", timeout=5e6)  # 58 days: past poll's 2**31 - 1 milliseconds
+    try:
+        assert _second(engine) == "ok"
     finally:
         engine.kill()
 
