@@ -6,9 +6,11 @@ last bytes before an exit are still read."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import textwrap
+from collections.abc import Iterator
 
 import pytest
 
@@ -56,12 +58,17 @@ def in_thread(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     return bool(request.param)
 
 
-def _engine(answer: str, timeout: float = 1.0) -> EngineProcess:
+@contextlib.contextmanager
+def _running(answer: str, timeout: float = 1.0) -> Iterator[EngineProcess]:
+    """The fake engine answering as ANSWERS[answer] says, started, and killed after."""
     code = textwrap.dedent(ENGINE).replace("ANSWER", ANSWERS[answer])
     engine = EngineProcess([sys.executable, "-c", code], timeout=timeout, max_line_bytes=1000,
                            max_pending_lines=10)
     engine.start()
-    return engine
+    try:
+        yield engine
+    finally:
+        engine.kill()
 
 
 def _second(engine: EngineProcess) -> str:
@@ -80,11 +87,8 @@ def _second(engine: EngineProcess) -> str:
     ("many", UNSOLICITED),
 ])
 def test_lines_as_they_come(in_thread: bool, answer: str, reason: str) -> None:
-    engine = _engine(answer)
-    try:
+    with _running(answer) as engine:
         assert _second(engine) == reason
-    finally:
-        engine.kill()
 
 
 @pytest.mark.parametrize(("answer", "reason"), [
@@ -93,42 +97,30 @@ def test_lines_as_they_come(in_thread: bool, answer: str, reason: str) -> None:
     ("exits", EXITED),
 ])
 def test_a_reply_that_does_not_come(in_thread: bool, answer: str, reason: str) -> None:
-    engine = _engine(answer)
-    try:
+    with _running(answer) as engine:
         with pytest.raises(EngineError) as raised:
             engine.request({"type": "legal"})
         assert raised.value.reason == reason
-    finally:
-        engine.kill()
 
 
 def test_the_last_bytes_before_an_exit_are_a_reply(in_thread: bool) -> None:
-    engine = _engine("last_bytes")
-    try:
+    with _running("last_bytes") as engine:
         assert engine.request({"type": "legal"}) == {"seq": 2, "ok": True}
         with pytest.raises(EngineError) as raised:
             engine.request({"type": "legal"})
         assert raised.value.reason == EXITED
-    finally:
-        engine.kill()
 
 
 def test_a_timeout_longer_than_poll_waits_at_once_is_no_overflow(in_thread: bool) -> None:
-    engine = _engine("torn", timeout=5e6)  # 58 days: past poll's 2**31 - 1 milliseconds
-    try:
+    with _running("torn", timeout=5e6) as engine:  # 58 days: past poll's 2**31 - 1 ms
         assert _second(engine) == "ok"
-    finally:
-        engine.kill()
 
 
 def test_the_reading_is_the_platforms() -> None:
-    engine = _engine("torn")
-    try:
+    with _running("torn") as engine:
         kind = engine_output.ThreadLines if engine_output.READ_IN_THREAD else \
             engine_output.PipeLines
         assert isinstance(engine._stdout, kind)
-    finally:
-        engine.kill()
 
 
 def test_an_engine_is_read_when_its_pipe_is_past_file_descriptor_1023() -> None:
@@ -141,13 +133,10 @@ def test_an_engine_is_read_when_its_pipe_is_past_file_descriptor_1023() -> None:
         pytest.skip("cannot open 1,100 files here")
     held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
     try:
-        engine = _engine("torn")
-        try:
+        with _running("torn") as engine:
             assert engine._proc is not None and engine._proc.stdout is not None
             assert engine._proc.stdout.fileno() > 1023
             assert _second(engine) == "ok"
-        finally:
-            engine.kill()
     finally:
         for fd in held:
             os.close(fd)
