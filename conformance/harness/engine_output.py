@@ -44,10 +44,11 @@ class ThreadLines:
         self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
         self.thread.start()
 
-    @property
-    def reading(self) -> bool:
-        """Whether the reader still reads the stream (it must not be closed under it)."""
-        return self.thread.is_alive()
+    def released(self, timeout: float) -> bool:
+        """Whether the stream may be closed: the reader, waited for at most `timeout`
+        seconds, has ended (closing a stream under a blocked reader would block too)."""
+        self.thread.join(timeout)
+        return not self.thread.is_alive()
 
     def take(self, timeout: float) -> object | None:
         """The next item, waiting at most `timeout` seconds (0: not at all); None if none."""
@@ -89,9 +90,8 @@ class PipeLines:
         self._ended = False
         self._flooded = False
 
-    @property
-    def reading(self) -> bool:
-        return False  # no thread blocks on the stream
+    def released(self, timeout: float) -> bool:
+        return True  # no thread blocks on the stream
 
     def take(self, timeout: float) -> object | None:
         """The next item, waiting at most `timeout` seconds (0: not at all); None if none."""

@@ -19,7 +19,6 @@ no number too large for a double, no lone surrogate in a text, nested at most
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import signal
@@ -31,7 +30,7 @@ from typing import IO, Any
 
 from baloot.conformance.harness import engine_output as output
 from baloot.conformance.harness.engine_output import PipeLines, ThreadLines, lines_of
-from baloot.conformance.harness.json_input import strict_json
+from baloot.conformance.harness.json_input import compact_json, strict_json
 from baloot.conformance.harness.schemas import reply_errors, request_errors
 
 PROTOCOL_VERSION = 1
@@ -59,8 +58,6 @@ class EngineError(Exception):
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
         self.detail = detail
-
-
 
 
 class EngineProcess:
@@ -148,16 +145,15 @@ class EngineProcess:
             _stop_group(proc)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
-        stdout_thread = self._stdout.thread if isinstance(self._stdout, ThreadLines) else None
-        for thread in (stdout_thread, self._stderr_reader):
-            if thread is not None:
-                thread.join(timeout=1)
         # Close only what no reader thread still blocks on (closing a stream
         # under a blocked reader would block too): a child left behind may hold one.
         streams = [proc.stdin]
-        for stream, reader in ((proc.stdout, stdout_thread), (proc.stderr, self._stderr_reader)):
-            if reader is None or not reader.is_alive():
-                streams.append(stream)
+        if self._stdout is None or self._stdout.released(timeout=1):
+            streams.append(proc.stdout)
+        if self._stderr_reader is not None:
+            self._stderr_reader.join(timeout=1)
+        if self._stderr_reader is None or not self._stderr_reader.is_alive():
+            streams.append(proc.stderr)
         for stream in streams:
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -213,7 +209,7 @@ class EngineProcess:
             problems = request_errors(message)
             if problems:  # a runner bug, not the engine's: say so loudly
                 raise RuntimeError(f"runner sent an invalid {message['type']}: {problems}")
-        line = _REQUEST_TEXT(message)
+        line = compact_json(message)
         self.transcript.append(f"> {line}")
         try:
             self._proc.stdin.write(line.encode("utf-8") + b"\n")
@@ -305,8 +301,6 @@ class EngineProcess:
             f"{self.max_pending_lines} unread lines"
         )
 
-
-_REQUEST_TEXT = json.JSONEncoder(separators=(",", ":")).encode  # one encoder for every request
 
 MAX_REPLY_DEPTH = 32  # the protocol's deepest reply (a result's projects' cards) is 6
 
