@@ -30,10 +30,8 @@ from baloot.conformance.harness.engine_process import (
     EngineError,
     EngineProcess,
 )
+from baloot.conformance.harness.json_input import compact_json
 from baloot.reference_impl.readings import VARIANTS
-
-# JSON text as the runner and the adapter process write it (one encoder for every message).
-_TEXT = json.JSONEncoder(separators=(",", ":")).encode
 
 # How reports name the in-process engine where a subprocess has its command line.
 INPROCESS_ARGV = ["(in-process reference engine)"]
@@ -102,9 +100,9 @@ class InProcessEngine(EngineProcess):
         if self._adapter is None:
             raise EngineError(EXITED, "the engine is not running")
         self._seq += 1
-        line = _TEXT({"seq": self._seq, **message})
+        line = compact_json({"seq": self._seq, **message})
         self.transcript.append(f"> {line}")
-        text = _TEXT(self._adapter.handle(line))
+        text = compact_json(self._adapter.handle(line))
         self.transcript.append(f"< {text[:200]}")
         reply = json.loads(text)
         if not isinstance(reply, dict):

@@ -1,7 +1,8 @@
 """JSON from outside (engine replies, requests, case files) read as the protocol and the
 pack carry it: no NaN, no infinity, no number too large for a double or longer than
 Python converts, no nesting deeper than the decoder follows. Each is a ValueError with
-words a user can act on, never a RecursionError or Python's own advice."""
+words a user can act on, never a RecursionError or Python's own advice. And JSON written
+as the runner sends it: one line, no spaces (`compact_json`)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,6 @@ def _finite_float(text: str) -> float:
 
 # One decoder for every text (speed: json.loads with options builds a new one a call).
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite_float)
+
+# A value as one line of JSON without spaces; one encoder for every message (as above).
+compact_json = json.JSONEncoder(separators=(",", ":")).encode
