@@ -23,7 +23,7 @@ import contextlib
 import itertools
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import util
@@ -190,6 +190,16 @@ def _init_worker(settings: Settings, declared: Declared) -> None:
     util.Finalize(None, engine.close, exitpriority=10)
 
 
+@contextlib.contextmanager
+def _worker_here(settings: Settings, declared: Declared) -> Iterator[None]:
+    """This process as the only worker, its engine closed after."""
+    _init_worker(settings, declared)
+    try:
+        yield
+    finally:
+        _worker["engine"].close()
+
+
 def _init_pool_worker(settings: Settings, declared: Declared) -> None:
     _init_worker(settings, declared)
     collect_less()  # for the worker's life: it only replays
@@ -202,13 +212,17 @@ def _reference() -> ReferenceEndpoint:
     return reference
 
 
-def _play(indices: list[int]) -> list[tuple[int, Replay]]:
-    """The games of a block of indices, each game sent while the engine answers the last
+def _games(indices: Iterable[int]) -> Generator[Replay, None, None]:
+    """The worker's replays of these games, each sent while the engine answers the last
     (`replays`)."""
     settings: Settings = _worker["settings"]
-    trials = [trial_for(settings, _worker["declared"], i) for i in indices]
-    found = replays(trials, _worker["engine"], _reference(), start_timeout=settings.start_timeout)
-    return list(zip(indices, found, strict=True))
+    trials = (trial_for(settings, _worker["declared"], i) for i in indices)
+    return replays(trials, _worker["engine"], _reference(), start_timeout=settings.start_timeout)
+
+
+def _play(indices: list[int]) -> list[tuple[int, Replay]]:
+    """A block of games, in a worker process."""
+    return list(zip(indices, _games(indices), strict=True))
 
 
 def _played(
@@ -217,18 +231,15 @@ def _played(
     """Every game's replay, in game order: in this process one by one as each is played,
     or in blocks of `BLOCK` games from the workers."""
     if jobs <= 1 or len(indices) <= 1:
-        _init_worker(settings, declared)
-        trials = (trial_for(settings, declared, i) for i in indices)
-        found = replays(trials, _worker["engine"], _reference(),
-                        start_timeout=settings.start_timeout)
-        try:
-            for index in indices:
-                with fewer_collections():  # not while the caller has the results
-                    result = next(found)
-                yield index, result
-        finally:
-            found.close()
-            _worker["engine"].close()
+        with _worker_here(settings, declared):
+            found = _games(indices)
+            try:
+                for index in indices:
+                    with fewer_collections():  # not while the caller has the results
+                        result = next(found)
+                    yield index, result
+            finally:
+                found.close()  # replies still due are read before the engine closes
         return
     blocks = [indices[at : at + BLOCK] for at in range(0, len(indices), BLOCK)]
     for block in _pooled(settings, declared, jobs, _play, blocks):
@@ -258,14 +269,11 @@ def _pooled(
     settings: Settings, declared: Declared, jobs: int, work: Callable[[Any], Any], items: list[Any]
 ) -> Iterator[Any]:
     if jobs <= 1 or len(items) <= 1:
-        _init_worker(settings, declared)
-        try:
+        with _worker_here(settings, declared):
             for item in items:
                 with fewer_collections():  # not while the caller has the results
                     done = work(item)
                 yield done
-        finally:
-            _worker["engine"].close()
         return
     workers = min(jobs, len(items))
     with ProcessPoolExecutor(

@@ -206,7 +206,7 @@ class PlanSender:
     def replies(self, game: SentGame | None = None) -> list[Any]:
         """The engine's replies to every request of a game closed, or, by default, of the
         game planned (closed now), in order; a later game's are not waited for."""
-        game = game or self.close_game()
+        game = self.close_game() if game is None else game
         got = game.got
         while self.failed is None and any(target is got for target, _ in self.sizes):
             self._read()
