@@ -1,7 +1,7 @@
 """Random complete rounds per second: the reference Baloot engine beside jass-kit's Schieber.
 
     python benchmarks/engine_rounds.py [--seconds 2] [--repeats 3] [--profile literal]
-                                       [--cprofile]
+                                       [--compiled DIR] [--cprofile]
 
 Both engines play rounds with random legal actions, in the same run and
 interleaved (ours, jass-kit, ours, jass-kit, ...), so a busy machine slows
@@ -28,6 +28,15 @@ the forehand may push to the partner, then 36 cards scored trick by trick):
 
 The ratio is ours (`records`) over jass-kit's faster loop (`lean`).
 
+With `--compiled DIR`, also the same engine compiled with mypyc (`baloot gen
+--compiled DIR`, built first when DIR holds no build of the engine as it stands):
+
+- `compiled`: the `records` loop on that build, in a child process with DIR first
+  on `PYTHONPATH` (one child a repeat, interleaved with the others; the child's
+  start and imports are not timed);
+
+and its ratio over jass-kit's `lean` as well.
+
 Then rounds per second over sessions of 1, 10 and 100 rounds on one `Game`
 (records API): a session starts a new game and deals round after round; a
 Baloot game ends at 152 points, after about 8 random rounds, so a session
@@ -42,13 +51,17 @@ from __future__ import annotations
 import argparse
 import cProfile
 import itertools
+import json
+import os
 import pstats
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from baloot.reference_impl import Game, new_game
 from baloot.reference_impl.readings import PROFILES
@@ -152,6 +165,43 @@ def sessions(session_rounds: int, seconds: float, rng: random.Random, profile: s
     return tally
 
 
+# -- the reference engine compiled -----------------------------------------------------------
+
+COMPILED_ROW = "baloot reference, compiled"
+
+
+def compiled_build(folder: Path) -> Path:
+    """The engine compiled with mypyc in `folder`, built first unless already there."""
+    from baloot.grammar.compiled_engine import build
+    from baloot.grammar.parser import load_spec
+
+    made = build(load_spec(), folder)
+    return made.folder
+
+
+def compiled_child(folder: Path, seconds: float, seed: int, profile: str) -> Tally:
+    """The records loop run on the compiled build, in a child process (the child checks
+    that it runs the compiled rules)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(folder), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    done = subprocess.run([sys.executable, __file__, "--child", str(seconds), str(seed), profile],
+                          env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"the compiled engine's run failed:\n{done.stderr.strip()}")
+    return Tally(**json.loads(done.stdout))
+
+
+def child(seconds: float, seed: int, profile: str) -> int:
+    """`--child`: the records loop, its tally printed as JSON, on the compiled rules only."""
+    from baloot.reference_impl import is_compiled
+
+    if not is_compiled():
+        print("the child found the interpreted engine, not the compiled build", file=sys.stderr)
+        return 1
+    print(json.dumps(asdict(ours(seconds, random.Random(seed), profile, False))))
+    return 0
+
+
 # -- jass-kit --------------------------------------------------------------------------------
 
 
@@ -229,7 +279,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-jass", action="store_true", help="skip jass-kit")
     parser.add_argument("--cprofile", action="store_true",
                         help="then profile the reference engine and print where the time goes")
+    parser.add_argument("--compiled", type=Path, metavar="DIR",
+                        help="also time the engine compiled with mypyc in DIR (built if need be)")
+    parser.add_argument("--child", nargs=3, metavar=("SECONDS", "SEED", "PROFILE"),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        return child(float(args.child[0]), int(args.child[1]), args.child[2])
     rng = random.Random(args.seed)
 
     try:
@@ -244,6 +300,10 @@ def main(argv: list[str] | None = None) -> int:
         ("baloot reference, records", lambda: ours(args.seconds, rng, args.profile, False)),
         ("baloot reference, text", lambda: ours(args.seconds, rng, args.profile, True)),
     ]
+    if args.compiled is not None:
+        folder = compiled_build(args.compiled)
+        runners.append((COMPILED_ROW, lambda: compiled_child(
+            folder, args.seconds, rng.randrange(2**32), args.profile)))
     if have_jass:
         runners += [("jass-kit Schieber, lean", lambda: jass_lean(args.seconds, rng)),
                     ("jass-kit Schieber, arena", lambda: jass_arena(args.seconds, rng))]
@@ -265,6 +325,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nratio ours/jass-kit: records/lean {ours_rate / lean:.2f}x, "
               f"text/lean {text_rate / lean:.2f}x, records/arena {ours_rate / arena:.2f}x "
               "(target: records/lean 1.5x)")
+        if COMPILED_ROW in results:
+            compiled_rate = best(results[COMPILED_ROW]).rate
+            print(f"compiled with mypyc: compiled/lean {compiled_rate / lean:.2f}x, "
+                  f"compiled/records {compiled_rate / ours_rate:.2f}x")
 
     print("\nRounds per second over sessions of N rounds on one Game (records; a new game "
           "starts whenever one ends, its setup counted)\n")

@@ -14,7 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from baloot.grammar import generate
+from baloot.grammar import compiled_engine, generate
 from baloot.grammar import model as m
 from baloot.grammar.analysis import variants_used
 from baloot.grammar.destinations import REFUSED, refusal
@@ -59,6 +59,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      "project's reference_impl/, and conformance/cases/ for the register)")
     gen.add_argument("--check", action="store_true",
                      help="write nothing; exit 1 if the checked-in code differs from the spec's")
+    gen.add_argument("--compiled", type=Path, default=None, metavar="DIR",
+                     help="build the engine compiled with mypyc into DIR, to put first on "
+                     "PYTHONPATH (needs the [compiled] extra and a C compiler)")
     gen.set_defaults(run=run_gen)
 
 
@@ -185,6 +188,8 @@ def describe(spec: m.Spec, decl: m.Cited) -> str:
 
 
 def run_gen(args: argparse.Namespace) -> int:
+    if args.compiled is not None:
+        return _run_compiled_build(args)
     if not args.check:
         refused = refusal("gen", [args.out or generate.default_out_dir(),
                                   (args.out or default_register_folder()) / REGISTER_FILE],
@@ -214,4 +219,23 @@ def run_gen(args: argparse.Namespace) -> int:
     print(f"wrote {len(changed)} of {len(files)} files in {out_dir}: {names}")
     if write_register(register, register_text(spec)):
         print(f"wrote {register}")
+    return 0
+
+
+def _run_compiled_build(args: argparse.Namespace) -> int:
+    """`baloot gen --compiled DIR`: the engine compiled with mypyc, in DIR."""
+    if args.check or args.out is not None:
+        print("baloot gen: --compiled DIR builds into DIR; it takes neither --check nor --out",
+              file=sys.stderr)
+        return 2
+    spec = _load(args)
+    if spec is None:
+        return 1
+    try:
+        built = compiled_engine.build(spec, args.compiled)
+    except compiled_engine.CompiledBuildError as exc:
+        print(f"baloot gen --compiled: {exc}", file=sys.stderr)
+        return 1
+    print(f"compiled engine {built.digest}: {len(built.modules)} modules compiled in "
+          f"{built.folder}; use it with PYTHONPATH={built.folder}")
     return 0

@@ -79,12 +79,16 @@ def docstring(doc: str | None, cites: tuple[m.Citation, ...], spec: m.Spec,
 # -------------------------------------------------------------- definitions --
 
 
-def definitions_module(spec: m.Spec) -> str:
+def definitions_module(spec: m.Spec, compiled: bool = False) -> str:
+    """The definitions; `compiled`: records laid out for a mypyc build (see `_record`)."""
     data: tuple[m.Enum | m.Record | m.Order | m.Table | m.Const, ...] = (
         *spec.enums, *spec.records, *spec.orders, *spec.tables, *spec.consts)
     files = list(dict.fromkeys(d.pos.file for d in data))
-    out = [header(files, "The spec's enums, records, orders, tables and constants."),
-           "from dataclasses import dataclass", "from enum import Enum", ""]
+    note = ["# The records laid out for a build compiled with mypyc (`baloot gen --compiled`)."]
+    out = [header(files, "The spec's enums, records, orders, tables and constants.",
+                  note if compiled else ()),
+           "from dataclasses import dataclass", "from enum import Enum",
+           *(["from typing import Any"] if compiled else []), ""]
     for file in files:
         out += [f"# ---- {spec_path(file)} " + "-" * max(0, 70 - len(spec_path(file))), ""]
         for e in (x for x in spec.enums if x.pos.file == file):
@@ -99,7 +103,7 @@ def definitions_module(spec: m.Spec) -> str:
             if e.name in {mc.name for mc in spec.machines}:
                 out += _transitions(spec, spec.machine(e.name))
         for r in (x for x in spec.records if x.pos.file == file):
-            out += _record(spec, r)
+            out += _compiled_record(spec, r) if compiled else _record(spec, r)
         for o in (x for x in spec.orders if x.pos.file == file):
             out += ["", f"{constant_name(o.name)}: dict[{o.over}, int] = {{"]
             out += [f"    {line}" for line in _comment(o.doc, o.cites, spec)]
@@ -119,7 +123,23 @@ def definitions_module(spec: m.Spec) -> str:
         for c in (x for x in spec.consts if x.pos.file == file):
             out += ["", *_comment(c.doc, c.cites, spec)]
             out += [f"{constant_name(c.name)} = {c.value}", ""]
+    if compiled:
+        out += _field_types(spec)
     return _finish(out)
+
+
+def _field_types(spec: m.Spec) -> list[str]:
+    """Each record's field types as the spec writes them: a compiled class keeps only the
+    runtime class of each (`list` for `list[Card]`), and `plain.py` reads JSON by these."""
+    emitter = Emitter(Context(spec, lambda n: n, lambda n: False))
+    out = ["", "# the field types of each record, for reading a record from JSON (plain.py): the",
+           "# compiled classes' own annotations keep only the runtime class of each field",
+           "FIELD_TYPES: dict[str, dict[str, str]] = {"]
+    for r in spec.records:
+        types = ", ".join(f"{py_str(f.name)}: {py_str(emitter.type_text(f.type))}"
+                          for f in r.fields)
+        out.append(f"    {py_str(r.name)}: {{{types}}},")
+    return [*out, "}", ""]
 
 
 def members_name(enum: str) -> str:
@@ -168,6 +188,34 @@ def _record(spec: m.Spec, r: m.Record) -> list[str]:
             f"        return ({r.name}, ({', '.join('self.' + n for n, _ in fields)}"
             f"{',' if len(fields) == 1 else ''}))", ""]
     return out
+
+
+def _compiled_record(spec: m.Spec, r: m.Record) -> list[str]:
+    """A record for a build compiled with mypyc, whose classes keep their fields as native
+    attributes, not in an instance dict: each field is set on its own, and the record
+    copies itself for `replace` (`_copy_with`) by calling its constructor. A value record
+    is interned as in the interpreted layout."""
+    if is_value_record(spec, r):
+        return _record(spec, r)
+    emitter = Emitter(Context(spec, lambda n: n, lambda n: False))
+    fields = [(f.name, emitter.type_text(f.type)) for f in r.fields]
+    out = ["", "@dataclass(frozen=True, init=False)", f"class {r.name}:"]
+    out += docstring(r.doc, r.cites, spec, "    ")
+    out += ["", *(f"    {name}: {kind}" for name, kind in fields), ""]
+    out += _signature("__init__", ["self", *(f"{name}: {kind}" for name, kind in fields)],
+                      "None", indent="    ")
+    out += ['        """Each field written once (frozen: never again)."""']
+    out += [f'        object.__setattr__(self, "{name}", {name})' for name, _ in fields]
+    out += ["", f"    def _copy_with(self, changes: dict[str, Any]) -> {r.name}:",
+            '        """A copy with the fields named in `changes` changed, the others kept '
+            '(`replace`)."""',
+            f"        copy = {r.name}("]
+    out += [f'            changes.pop("{name}", self.{name}),' for name, _ in fields]
+    out += ["        )",
+            "        if changes:",
+            f'            raise TypeError(f"{r.name} has no field {{", ".join(sorted(changes))}}")',
+            "        return copy"]
+    return [*out, ""]
 
 
 def _transitions(spec: m.Spec, machine: m.Machine) -> list[str]:
@@ -395,10 +443,12 @@ def entry_points_module(spec: m.Spec) -> str:
 # ------------------------------------------------------------------ the lot --
 
 
-def generate(spec: m.Spec) -> dict[str, str]:
-    """Every generated module: file name -> text."""
+def generate(spec: m.Spec, compiled: bool = False) -> dict[str, str]:
+    """Every generated module: file name -> text. `compiled`: the records laid out for a
+    build compiled with mypyc; the rules are the same text either way."""
     modules = RuleModules(spec)
-    files = {"definitions.py": definitions_module(spec), "readings.py": readings_module(spec)}
+    files = {"definitions.py": definitions_module(spec, compiled),
+             "readings.py": readings_module(spec)}
     for file in dict.fromkeys(r.pos.file for r in spec.rules):
         files[module_of(file) + ".py"] = rule_module(spec, file, modules)
     files["entry_points.py"] = entry_points_module(spec)

@@ -1,6 +1,14 @@
 """The reference Baloot engine, generated from the spec (see README.md)."""
 
-from .runtime import Game, SetupError, choose_readings, new_game, shuffled_deck
+from .runtime import (
+    Game,
+    SetupError,
+    choose_readings,
+    is_compiled,
+    new_game,
+    shuffled_deck,
+)
 from .runtime_support import IllegalAction
 
-__all__ = ["Game", "IllegalAction", "SetupError", "choose_readings", "new_game", "shuffled_deck"]
+__all__ = ["Game", "IllegalAction", "SetupError", "choose_readings", "is_compiled", "new_game",
+           "shuffled_deck"]

@@ -73,7 +73,12 @@ _WRITERS: dict[type, Writer] = {}
 
 @cache
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls, globalns=vars(definitions))
+    """A record's field types. A build compiled with mypyc (`baloot gen --compiled`) keeps
+    only each field's runtime class in its annotations, and writes the spec's types in
+    `definitions.FIELD_TYPES`."""
+    written = getattr(definitions, "FIELD_TYPES", {}).get(cls.__name__)
+    annotated = cls if written is None else type(cls.__name__, (), {"__annotations__": written})
+    return typing.get_type_hints(annotated, globalns=vars(definitions))
 
 
 def from_plain(hint: Any, data: Any, where: str = "$") -> Any:

@@ -10,6 +10,7 @@ unchanged when an action is refused. Hand-written.
 
 from __future__ import annotations
 
+import importlib.machinery
 import inspect
 import json
 import random
@@ -75,6 +76,12 @@ def choose_readings(profile: str = "literal", overrides: dict[str, str] | None =
                              f"{', '.join(VARIANTS[name])}")
         readings = replace(readings, **{name: reading})
     return readings
+
+
+def is_compiled() -> bool:
+    """Whether the rules run compiled: a build of `baloot gen --compiled DIR` is first on
+    the path (its generated modules are C extensions, its records laid out for them)."""
+    return isinstance(definitions.__loader__, importlib.machinery.ExtensionFileLoader)
 
 
 def shuffled_deck(seed: int) -> list[str]:

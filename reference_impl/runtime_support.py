@@ -59,7 +59,12 @@ def replace(record: R, /, **changes: object) -> R:
     the instance dict, so the copy's dict is the original's with the changes merged in,
     set on a new object; the frozen dataclass has checked its fields when the original
     was built, and a changed field must be one of them: a name that is not one would
-    add an entry to the dict."""
+    add an entry to the dict. In a build compiled with mypyc (`baloot gen --compiled`)
+    the records keep their fields as native attributes, with no instance dict, and each
+    copies itself (`_copy_with`)."""
+    if not type(record).__dictoffset__:  # no instance dict: a compiled record
+        compiled_copy: R = record._copy_with(changes)  # type: ignore[attr-defined]
+        return compiled_copy
     original = record.__dict__
     fields = {**original, **changes}
     if len(fields) != len(original):

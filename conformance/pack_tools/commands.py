@@ -32,6 +32,7 @@ from baloot.conformance.pack_tools.examples_command import register_examples
 from baloot.conformance.pack_tools.golden import write_golden
 from baloot.conformance.pack_tools.needs_command import ON_A_COPY, register_needs
 from baloot.conformance.pack_tools.pins_report import report_pins
+from baloot.conformance.pack_tools.pins_trace import compiled_engine_refusal
 from baloot.grammar.destinations import REFUSED, refusal
 
 
@@ -223,6 +224,10 @@ def run_pins(args: argparse.Namespace) -> int:
     pack, register_ = linted
     if args.pins_jobs < 0:
         console.print("baloot conform pins: --jobs must be 0 (one per CPU) or more")
+        return 2
+    refused = compiled_engine_refusal("conform pins")
+    if refused is not None:
+        print(refused, file=sys.stderr)
         return 2
     cases = select_cases(pack, args.pins_only) if args.pins_only else list(pack.cases)
     return report_pins(console, folder, cases, register_, fix=args.fix,

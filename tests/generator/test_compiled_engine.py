@@ -1,0 +1,113 @@
+"""The engine compiled with mypyc (`baloot gen --compiled DIR`) plays as the interpreted
+engine does: the same games, action for action, refusal for refusal, result for result.
+
+The build takes about half a minute on two cores; it needs mypy (which brings mypyc),
+setuptools and a C compiler, all of which the test install has.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from baloot.grammar import compiled_engine, generate
+from baloot.grammar.parser import load_spec
+from baloot.reference_impl import is_compiled
+
+SPEC = load_spec()
+PLAYED_GAMES = Path(__file__).parent / "played_games.py"
+
+
+def on_path(folder: Path | None) -> dict[str, str]:
+    """The environment with `folder` first on PYTHONPATH (None: as it is, unset)."""
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    if folder is not None:
+        env["PYTHONPATH"] = str(folder)
+    return env
+
+
+def run(argv: list[str], folder: Path | None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, env=on_path(folder), capture_output=True, text=True,
+                          check=False, timeout=300)
+
+
+def test_the_compiled_layout_changes_the_records_only() -> None:
+    interpreted, compiled = generate.generate(SPEC), generate.generate(SPEC, compiled=True)
+    assert interpreted.keys() == compiled.keys()
+    assert [name for name in interpreted if interpreted[name] != compiled[name]] == [
+        "definitions.py"]
+    assert "def _copy_with(self, changes: dict[str, Any]) -> Game:" in compiled["definitions.py"]
+    assert "FIELD_TYPES" in compiled["definitions.py"]
+    assert "FIELD_TYPES" not in interpreted["definitions.py"]
+
+
+def test_the_interpreted_engine_says_it_is_not_compiled() -> None:
+    assert is_compiled() is False
+
+
+def test_the_compiled_build_plays_as_the_interpreted_engine(tmp_path: Path) -> None:
+    """One test for everything that needs the build, so it is built once (a module
+    fixture would build it once on each test worker)."""
+    build = compiled_engine.build(SPEC, tmp_path / "engine").folder
+    assert_every_generated_module_is_compiled(build)
+    assert_the_same_games_are_played(build)
+    again = compiled_engine.build(SPEC, build)  # nothing changed: kept, not compiled again
+    assert again.digest == compiled_engine.built_digest(build)
+    assert_pins_refuses_it(build)
+
+
+def assert_every_generated_module_is_compiled(build: Path) -> None:
+    package = build / "baloot" / "reference_impl"
+    record = json.loads((build / compiled_engine.BUILD_RECORD).read_text(encoding="utf-8"))
+    assert sorted(record["compiled"]) == sorted([*generate.generate(SPEC), "runtime_support.py"])
+    for name in record["compiled"]:
+        stem = name.removesuffix(".py")
+        assert list(package.glob(f"{stem}.*.so")) or list(package.glob(f"{stem}.*.pyd")), name
+    assert not (build / "baloot" / "__init__.py").exists()  # baloot stays a namespace package
+
+
+def assert_the_same_games_are_played(build: Path) -> None:
+    argv = [sys.executable, str(PLAYED_GAMES), "60", "20261202"]
+    compiled, interpreted = run(argv, build), run(argv, None)
+    assert compiled.returncode == 0, compiled.stderr
+    assert interpreted.returncode == 0, interpreted.stderr
+    compiled_lines = compiled.stdout.splitlines()
+    interpreted_lines = interpreted.stdout.splitlines()
+    assert compiled_lines[0] == '["engine", "compiled"]'
+    assert interpreted_lines[0] == '["engine", "interpreted"]'
+    assert compiled_lines[1:] == interpreted_lines[1:]
+    kinds = {json.loads(line)[0] for line in interpreted_lines[1:]}
+    assert kinds >= {"game", "legal", "took", "refused", "result", "final"}
+    finals = [json.loads(line) for line in interpreted_lines if line.startswith('["final"')]
+    assert len(finals) == 60 and all(read_back for _, _, read_back in finals)
+
+
+def assert_pins_refuses_it(build: Path) -> None:
+    done = run([sys.executable, "-m", "baloot.conformance.cli", "conform", "pins"], build)
+    assert done.returncode == 2
+    assert "compiled build" in done.stderr and "interpreted engine" in done.stderr
+
+
+def test_a_folder_that_holds_something_else_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(compiled_engine.CompiledBuildError, match="holds no compiled engine"):
+        compiled_engine.build(SPEC, tmp_path)
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_a_stale_engine_is_not_built(tmp_path: Path) -> None:
+    engine = tmp_path / "engine"
+    engine.mkdir()
+    for name, text in generate.generate(SPEC).items():
+        (engine / name).write_text(text, encoding="utf-8")
+    (engine / "play_rules.py").write_text("# edited by hand\n", encoding="utf-8")
+    with pytest.raises(compiled_engine.CompiledBuildError, match="run `baloot gen` first"):
+        compiled_engine.build(SPEC, tmp_path / "out", engine=engine)
+    assert not (tmp_path / "out").exists()
+
