@@ -22,6 +22,7 @@ from baloot.conformance.harness.terminal import console as make_console
 from baloot.grammar import model as m
 from baloot.grammar.destinations import REFUSED, refusal
 from baloot.proofs import impact
+from baloot.reference_impl import interpreted_only
 
 
 def add_arguments(explore: argparse.ArgumentParser) -> None:
@@ -63,6 +64,10 @@ def _fail(message: str) -> int:
 
 
 def run_impact(args: argparse.Namespace, spec: m.Spec) -> int:
+    refused = interpreted_only("explore --impact")  # its probes watch the readings
+    if refused is not None:
+        print(refused, file=sys.stderr)
+        return 2
     console = make_console()
     path: Path = args.impact_results or impact.default_path()
     if not (args.no_write or args.check):  # an installed package is read-only

@@ -4,11 +4,20 @@ from .runtime import (
     Game,
     SetupError,
     choose_readings,
+    interpreted_only,
     is_compiled,
     new_game,
     shuffled_deck,
 )
 from .runtime_support import IllegalAction
 
-__all__ = ["Game", "IllegalAction", "SetupError", "choose_readings", "is_compiled", "new_game",
-           "shuffled_deck"]
+__all__ = [
+    "Game",
+    "IllegalAction",
+    "SetupError",
+    "choose_readings",
+    "interpreted_only",
+    "is_compiled",
+    "new_game",
+    "shuffled_deck",
+]

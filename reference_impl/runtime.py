@@ -17,6 +17,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from . import definitions, entry_points
@@ -82,6 +83,18 @@ def is_compiled() -> bool:
     """Whether the rules run compiled: a build of `baloot gen --compiled DIR` is first on
     the path (its generated modules are C extensions, its records laid out for them)."""
     return isinstance(definitions.__loader__, importlib.machinery.ExtensionFileLoader)
+
+
+def interpreted_only(command: str) -> str | None:
+    """Why `baloot COMMAND`, which watches the rules read the readings (`conform pins`,
+    `explore --impact`), cannot run on the engine on the path: a compiled build reads them
+    natively, past any object that watches. None on the interpreted engine."""
+    if not is_compiled():
+        return None
+    return (f"baloot {command}: the reference engine on the path is a compiled build "
+            f"({Path(__file__).parent}), whose rules read the readings natively, past the "
+            "readings that watch them; run it on the interpreted engine (without that build "
+            "on PYTHONPATH)")
 
 
 def shuffled_deck(seed: int) -> list[str]:

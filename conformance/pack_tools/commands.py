@@ -32,8 +32,8 @@ from baloot.conformance.pack_tools.examples_command import register_examples
 from baloot.conformance.pack_tools.golden import write_golden
 from baloot.conformance.pack_tools.needs_command import ON_A_COPY, register_needs
 from baloot.conformance.pack_tools.pins_report import report_pins
-from baloot.conformance.pack_tools.pins_trace import compiled_engine_refusal
 from baloot.grammar.destinations import REFUSED, refusal
+from baloot.reference_impl import interpreted_only
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -225,7 +225,7 @@ def run_pins(args: argparse.Namespace) -> int:
     if args.pins_jobs < 0:
         console.print("baloot conform pins: --jobs must be 0 (one per CPU) or more")
         return 2
-    refused = compiled_engine_refusal("conform pins")
+    refused = interpreted_only("conform pins")
     if refused is not None:
         print(refused, file=sys.stderr)
         return 2

@@ -18,7 +18,6 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import fields
-from pathlib import Path
 from typing import Any
 
 import baloot.reference_impl as api
@@ -69,17 +68,6 @@ def _kept_rules_of_readings() -> list[Callable[..., Any]]:
     return found
 
 
-def compiled_engine_refusal(command: str) -> str | None:
-    """Why `baloot COMMAND`, which notes what the rules read, cannot run on the engine
-    found on the path; None when that engine is the interpreted one."""
-    if not api.is_compiled():
-        return None
-    return (f"baloot {command}: the reference engine on the path is a compiled build "
-            f"({Path(api.__file__).parent}), whose rules read the readings natively, past "
-            "the noting readings; run it with the interpreted engine (without that build "
-            "on PYTHONPATH)")
-
-
 class NotingApi:
     """The reference engine's API for an `InProcessEngine`; while `noting`, each game's
     readings note what they are asked into `consulted` (one set for every game since
@@ -89,7 +77,7 @@ class NotingApi:
     __version__ = str(getattr(api, "__version__", "0"))
 
     def __init__(self) -> None:
-        refused = compiled_engine_refusal("conform pins")
+        refused = api.interpreted_only("conform pins")
         if refused is not None:
             raise RuntimeError(refused)
         self.consulted: set[str] = set()

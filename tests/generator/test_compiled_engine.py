@@ -59,7 +59,7 @@ def test_the_compiled_build_plays_as_the_interpreted_engine(tmp_path: Path) -> N
     assert_the_same_games_are_played(build)
     again = compiled_engine.build(SPEC, build)  # nothing changed: kept, not compiled again
     assert again.digest == compiled_engine.built_digest(build)
-    assert_pins_refuses_it(build)
+    assert_the_tools_that_watch_the_readings_refuse_it(build)
 
 
 def assert_every_generated_module_is_compiled(build: Path) -> None:
@@ -88,10 +88,14 @@ def assert_the_same_games_are_played(build: Path) -> None:
     assert len(finals) == 60 and all(read_back for _, _, read_back in finals)
 
 
-def assert_pins_refuses_it(build: Path) -> None:
-    done = run([sys.executable, "-m", "baloot.conformance.cli", "conform", "pins"], build)
-    assert done.returncode == 2
-    assert "compiled build" in done.stderr and "interpreted engine" in done.stderr
+def assert_the_tools_that_watch_the_readings_refuse_it(build: Path) -> None:
+    """`conform pins` and `explore --impact` watch the rules read the readings, which a
+    compiled build does past them: each refuses it, naming the way out."""
+    for command in (["conform", "pins"], ["explore", "--impact", "--rounds", "10", "--no-write"]):
+        done = run([sys.executable, "-m", "baloot.conformance.cli", *command], build)
+        assert done.returncode == 2, command
+        assert done.stderr.startswith(f"baloot {command[0]} {command[1]}: "), done.stderr
+        assert "compiled build" in done.stderr and "interpreted engine" in done.stderr
 
 
 def test_a_folder_that_holds_something_else_is_refused(tmp_path: Path) -> None:
