@@ -20,6 +20,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,7 @@ from baloot.grammar import generate
 from baloot.grammar import model as m
 
 BUILD_RECORD = "BUILD.json"
+ERROR_LINE = re.compile(r"\berror:", re.IGNORECASE)  # mypy's and the compiler's, not -Werror
 COMPILED_SUPPORT = ("runtime_support.py",)  # hand-written, on the rules' hot path
 SETUP = """\
 import sys
@@ -95,6 +97,19 @@ def build(spec: m.Spec, folder: Path, engine: Path | None = None,
     if built_digest(folder) == digest:
         return CompiledBuild(folder, digest, compiled)
     _check_tools()
+    if folder.exists() and not folder.is_dir():
+        raise CompiledBuildError(f"{folder} is a file, not a folder: name a folder to build in")
+    try:
+        _write_and_compile(folder, {**copied, **files}, compiled, digest, jobs)
+    except OSError as exc:
+        raise CompiledBuildError(f"cannot build in {folder}: {exc.strerror or exc} "
+                                 f"({exc.filename or folder})") from None
+    return CompiledBuild(folder, digest, compiled)
+
+
+def _write_and_compile(folder: Path, modules: dict[str, str], compiled: tuple[str, ...],
+                       digest: str, jobs: int | None) -> None:
+    """The engine's modules written in `folder` afresh, compiled, and the build recorded."""
     if folder.exists() and any(folder.iterdir()) and not (folder / BUILD_RECORD).exists():
         raise CompiledBuildError(f"{folder} is not empty and holds no compiled engine: "
                                  "name a new folder, or an earlier build's")
@@ -102,7 +117,7 @@ def build(spec: m.Spec, folder: Path, engine: Path | None = None,
     package = folder / "baloot" / "reference_impl"
     package.mkdir(parents=True)
     (folder / BUILD_RECORD).write_text('{"digest": null}\n', encoding="utf-8")  # building
-    for name, text in {**copied, **files}.items():
+    for name, text in modules.items():
         (package / name).write_text(text, encoding="utf-8")
     marker = folder / "baloot" / "__init__.py"  # mypyc names modules from the packages
     marker.write_text("", encoding="utf-8")
@@ -114,7 +129,6 @@ def build(spec: m.Spec, folder: Path, engine: Path | None = None,
     (folder / BUILD_RECORD).write_text(json.dumps(
         {"digest": digest, "python": sys.version.split()[0], "compiled": list(compiled)},
         indent=2) + "\n", encoding="utf-8")
-    return CompiledBuild(folder, digest, compiled)
 
 
 def _check_tools() -> None:
@@ -134,6 +148,9 @@ def _compile(folder: Path, sources: list[str], jobs: int | None) -> None:
     done = subprocess.run([sys.executable, "-c", SETUP, count, *sources], cwd=folder,
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        lines = (done.stdout + done.stderr).strip().splitlines()
+        errors = [line for line in lines if ERROR_LINE.search(line)]
+        shown = "\n".join(line[:300] for line in (errors or lines)[-15:])
         raise CompiledBuildError(f"mypyc could not compile the engine (exit status "
-                                 f"{done.returncode}); its last lines:\n{tail}")
+                                 f"{done.returncode}; a C compiler is needed); its "
+                                 f"{'errors' if errors else 'last lines'}:\n{shown}")

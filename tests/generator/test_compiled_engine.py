@@ -115,3 +115,29 @@ def test_a_stale_engine_is_not_built(tmp_path: Path) -> None:
         compiled_engine.build(SPEC, tmp_path / "out", engine=engine)
     assert not (tmp_path / "out").exists()
 
+
+
+def test_a_file_in_place_of_the_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "engine").write_text("", encoding="utf-8")
+    with pytest.raises(compiled_engine.CompiledBuildError, match="is a file, not a folder"):
+        compiled_engine.build(SPEC, tmp_path / "engine")
+
+
+def test_a_failed_compile_shows_its_error_lines(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that fails (here: no C compiler) names the error lines, not the compiler
+    commands before them (which carry -Werror), and leaves no finished build behind."""
+    output = ("building 'baloot.reference_impl.play_rules' extension\n"
+              "cc -O3 -Werror -c build/play_rules.c\n"
+              "error: command 'cc' failed: No such file or directory\n")
+
+    def failing(*args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.CompletedProcess([], 1, stdout=output, stderr="")
+
+    monkeypatch.setattr(compiled_engine.subprocess, "run", failing)
+    with pytest.raises(compiled_engine.CompiledBuildError) as caught:
+        compiled_engine.build(SPEC, tmp_path / "engine")
+    message = str(caught.value)
+    assert message.endswith("its errors:\nerror: command 'cc' failed: No such file or directory")
+    assert "a C compiler is needed" in message
+    assert compiled_engine.built_digest(tmp_path / "engine") is None
