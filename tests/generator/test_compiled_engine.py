@@ -134,7 +134,7 @@ def test_a_failed_compile_shows_its_error_lines(tmp_path: Path,
     def failing(*args: object, **kwargs: object) -> subprocess.CompletedProcess[str]:
         return subprocess.CompletedProcess([], 1, stdout=output, stderr="")
 
-    monkeypatch.setattr(compiled_engine.subprocess, "run", failing)
+    monkeypatch.setattr(subprocess, "run", failing)  # the build compiles in a subprocess
     with pytest.raises(compiled_engine.CompiledBuildError) as caught:
         compiled_engine.build(SPEC, tmp_path / "engine")
     message = str(caught.value)
