@@ -85,12 +85,14 @@ def build(spec: m.Spec, folder: Path, engine: Path | None = None,
     build of the same digest). `engine` is the interpreted engine's folder, whose
     generated modules must be those the spec generates."""
     engine = engine or generate.default_out_dir()
-    stale = generate.differences(engine, generate.generate(spec))
+    interpreted = generate.generate(spec)
+    stale = generate.differences(engine, interpreted)
     if stale:
         raise CompiledBuildError(
             f"the engine in {engine} differs from what the spec generates "
             f"({stale[0].splitlines()[0]}); run `baloot gen` first")
-    files = generate.generate(spec, compiled=True)
+    # the rules as checked in; only the records are laid out for mypyc
+    files = {**interpreted, "definitions.py": generate.definitions_module(spec, compiled=True)}
     copied = hand_written(engine, files)
     digest = engine_digest(files, copied)
     compiled = (*sorted(files), *COMPILED_SUPPORT)

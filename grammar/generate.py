@@ -80,7 +80,7 @@ def docstring(doc: str | None, cites: tuple[m.Citation, ...], spec: m.Spec,
 
 
 def definitions_module(spec: m.Spec, compiled: bool = False) -> str:
-    """The definitions; `compiled`: records laid out for a mypyc build (see `_record`)."""
+    """The definitions; `compiled`: records laid out for a mypyc build (`_compiled_record`)."""
     data: tuple[m.Enum | m.Record | m.Order | m.Table | m.Const, ...] = (
         *spec.enums, *spec.records, *spec.orders, *spec.tables, *spec.consts)
     files = list(dict.fromkeys(d.pos.file for d in data))
@@ -153,17 +153,29 @@ def is_value_record(spec: m.Spec, record: m.Record) -> bool:
     return all(isinstance(f.type, m.PlainType) and f.type.name in enums for f in record.fields)
 
 
+def _field_texts(spec: m.Spec, r: m.Record) -> list[tuple[str, str]]:
+    """A record's fields: (name, Python type text)."""
+    emitter = Emitter(Context(spec, lambda n: n, lambda n: False))
+    return [(f.name, emitter.type_text(f.type)) for f in r.fields]
+
+
+def _record_head(spec: m.Spec, r: m.Record, fields: list[tuple[str, str]]) -> list[str]:
+    """A frozen dataclass that is not a value record, up to its `__init__`'s signature
+    (the body is the layout's)."""
+    out = ["", "@dataclass(frozen=True, init=False)", f"class {r.name}:"]
+    out += docstring(r.doc, r.cites, spec, "    ")
+    out += ["", *(f"    {name}: {kind}" for name, kind in fields), ""]
+    out += _signature("__init__", ["self", *(f"{name}: {kind}" for name, kind in fields)],
+                      "None", indent="    ")
+    return out
+
+
 def _record(spec: m.Spec, r: m.Record) -> list[str]:
     """A frozen dataclass; a value record (all enum fields) is interned: one object per
     value, so equality is identity and a card in a hand is found by `is`."""
-    emitter = Emitter(Context(spec, lambda n: n, lambda n: False))
-    fields = [(f.name, emitter.type_text(f.type)) for f in r.fields]
+    fields = _field_texts(spec, r)
     if not is_value_record(spec, r):  # no slots: `replace` copies the field dict at once
-        out = ["", "@dataclass(frozen=True, init=False)", f"class {r.name}:"]
-        out += docstring(r.doc, r.cites, spec, "    ")
-        out += ["", *(f"    {name}: {kind}" for name, kind in fields), ""]
-        out += _signature("__init__", ["self", *(f"{name}: {kind}" for name, kind in fields)],
-                          "None", indent="    ")
+        out = _record_head(spec, r, fields)
         out += ['        """Each field written once, in the instance dict made here (frozen: '
                 'never again)."""',
                 '        object.__setattr__(self, "__dict__", {'
@@ -197,13 +209,8 @@ def _compiled_record(spec: m.Spec, r: m.Record) -> list[str]:
     is interned as in the interpreted layout."""
     if is_value_record(spec, r):
         return _record(spec, r)
-    emitter = Emitter(Context(spec, lambda n: n, lambda n: False))
-    fields = [(f.name, emitter.type_text(f.type)) for f in r.fields]
-    out = ["", "@dataclass(frozen=True, init=False)", f"class {r.name}:"]
-    out += docstring(r.doc, r.cites, spec, "    ")
-    out += ["", *(f"    {name}: {kind}" for name, kind in fields), ""]
-    out += _signature("__init__", ["self", *(f"{name}: {kind}" for name, kind in fields)],
-                      "None", indent="    ")
+    fields = _field_texts(spec, r)
+    out = _record_head(spec, r, fields)
     out += ['        """Each field written once (frozen: never again)."""']
     out += [f'        object.__setattr__(self, "{name}", {name})' for name, _ in fields]
     out += ["", f"    def _copy_with(self, changes: dict[str, Any]) -> {r.name}:",
@@ -443,12 +450,11 @@ def entry_points_module(spec: m.Spec) -> str:
 # ------------------------------------------------------------------ the lot --
 
 
-def generate(spec: m.Spec, compiled: bool = False) -> dict[str, str]:
-    """Every generated module: file name -> text. `compiled`: the records laid out for a
-    build compiled with mypyc; the rules are the same text either way."""
+def generate(spec: m.Spec) -> dict[str, str]:
+    """Every generated module: file name -> text. (A build compiled with mypyc takes these
+    with `definitions_module(spec, compiled=True)` in place of `definitions.py`.)"""
     modules = RuleModules(spec)
-    files = {"definitions.py": definitions_module(spec, compiled),
-             "readings.py": readings_module(spec)}
+    files = {"definitions.py": definitions_module(spec), "readings.py": readings_module(spec)}
     for file in dict.fromkeys(r.pos.file for r in spec.rules):
         files[module_of(file) + ".py"] = rule_module(spec, file, modules)
     files["entry_points.py"] = entry_points_module(spec)
