@@ -295,6 +295,7 @@ class Adapter:
         }
         self.handlers = _handlers(type(self))  # the method of each request type answered
         self.projection = StateProjection()
+        self.records = False  # whether the game keeps the spec's records (`_has_records`)
         self._result: tuple[Any, dict[str, Any] | None] = (None, None)  # (record, reply field)
 
     # --- one method per request type; each returns the reply's fields -------
@@ -322,6 +323,7 @@ class Adapter:
             kwargs["totals"] = setup["totals"]
         self.game = self.api.new_game(**kwargs)
         self.projection = StateProjection()
+        self.records = _has_records(self.game)
         return {}
 
     def deal(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -330,7 +332,7 @@ class Adapter:
 
     def legal(self, request: dict[str, Any]) -> dict[str, Any]:
         game = self._game()
-        player = self.projection.player(game) if _has_records(game) else game.current_player
+        player = self.projection.player(game) if self.records else game.current_player
         return {"player": player, "actions": list(game.legal_actions())}
 
     def apply(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -351,7 +353,7 @@ class Adapter:
 
     def state(self, request: dict[str, Any]) -> dict[str, Any]:
         game = self._game()
-        if not _has_records(game):  # only `observation()`: all of it converted
+        if not self.records:  # only `observation()`: all of it converted
             observation = {
                 **game.observation(),
                 "phase": game.phase,
@@ -363,7 +365,7 @@ class Adapter:
 
     def result(self, request: dict[str, Any]) -> dict[str, Any]:
         game = self._game()
-        if not _has_records(game):
+        if not self.records:
             return {"result": result_fields(game.round_result())}
         # the last round's result lasts a round: converted once, sent a fresh copy each time
         record = game.state.last_result

@@ -119,7 +119,7 @@ class EngineSide:
 # (`Replayer`), and when that meets a disagreement or leaves the plan, again
 # against the engine, request by request, as without the plan.
 
-CHUNK = 48  # requests a batch when sending a plan (the engine answers one as the next is planned)
+CHUNK = 144  # requests a batch when sending a plan (the engine answers one as the next is planned)
 AHEAD = 2  # batches sent and not yet answered, at most (a hung engine never fills the pipe)
 
 
@@ -154,6 +154,36 @@ class Planner:
         reply: dict[str, Any] = self.predict(message)
         self.predicted.append(reply)
         return reply
+
+    def batch(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The predicted replies of a `batch` of these requests, written down as `request`
+        writes it down."""
+        self.sent.append({"type": "batch", "requests": requests})
+        if self.send is not None:
+            self.send(requests)
+        predict = self.predict
+        replies = [predict(m) for m in requests]
+        self.predicted.extend(replies)
+        return replies
+
+
+class PlannedSide(EngineSide):
+    """`EngineSide` over a `Planner`, a change and its reads planned as the batch
+    `EngineSide` sends, their replies kept unchecked: they are the reference's (speed:
+    a plan makes one a move)."""
+
+    def __init__(self, planner: Planner) -> None:
+        super().__init__(planner)
+        self.planner = planner
+
+    def request(self, message: dict[str, Any], then: Sequence[str] = ()) -> dict[str, Any]:
+        if not then or message["type"] in READS:
+            return super().request(message, then)
+        self.known.clear()
+        self.requests += 1
+        answer, *replies = self.planner.batch([message, *[_READ[t] for t in then]])
+        self.known.update(zip(then, replies, strict=True))
+        return answer
 
 
 @dataclass

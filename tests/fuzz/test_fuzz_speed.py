@@ -351,11 +351,12 @@ def test_an_engine_that_exits_amid_a_game_sent_ahead_fails_that_game_not_the_one
     try:
         counted.start()
         alone = replay(trials[0], counted, reference)
+        first_game = counted.round_trips  # the hello and the first game's batches
     finally:
         counted.close()
     assert alone.disagreement is None
-    # it answers the hello, the first game's batches and the second's first, then exits
-    engine = EngineProcess([*WRAPPED, f"--exit-after={1 + counted.round_trips + 1}"])
+    # it answers those and the second game's first batch, then exits
+    engine = EngineProcess([*WRAPPED, f"--exit-after={first_game + 1}"])
     try:
         engine.start()
         found = list(replays(trials, engine, reference))
