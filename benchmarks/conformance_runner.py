@@ -42,8 +42,10 @@ class CountingEngine(EngineProcess):
         super().post(message)
         CountingEngine.messages += 1
 
-    def collect(self, timeout: float | None = None) -> dict[str, Any]:
-        reply = super().collect(timeout)
+    def collect(
+        self, timeout: float | None = None, *, lines: list[bytes] | None = None
+    ) -> dict[str, Any]:
+        reply = super().collect(timeout, lines=lines)
         CountingEngine.messages += 1
         return reply
 

@@ -85,7 +85,11 @@ class InProcessEngine(EngineProcess):
         except EngineError as exc:
             self._answers.append(exc)
 
-    def collect(self, timeout: float | None = None) -> dict[str, Any]:
+    def collect(
+        self, timeout: float | None = None, *, lines: list[bytes] | None = None
+    ) -> dict[str, Any]:
+        """As `EngineProcess.collect`; no line is added to `lines`: the replies are the
+        reference adapter's, written by the runner's own encoder, nothing to look at later."""
         if not self._answers:
             raise RuntimeError("no request posted to collect the reply of")
         answer = self._answers.popleft()

@@ -882,17 +882,20 @@ def _matched(sent: _Sent, sender: PlanSender) -> Replay | None:
     except EngineError:
         sent.engine.kill()  # a late reply must not meet the next request
         return None
+    # replies equal to the reference's are as deep as its, with no lone surrogate: their
+    # lines are looked at only when they differ (`_unmatched`)
     return sent.plan if replies == sent.planner.predicted else None
 
 
 def _unmatched(sent: _Sent, reference: Endpoint, start_timeout: float | None) -> Replay:
     """The replay of a game whose replies were not all the reference's: played again on
     the engine's replies (`Replayer`), and when that meets a disagreement or leaves the
-    plan (or the replies could not all be read), against the engine, request by
+    plan (or the replies could not all be read, or one is too deep or holds a lone
+    surrogate, `SentGame.shape_error`), against the engine, request by
     request, as without the plan. Played on the replies, the duel holds the stand-in:
     the engine process, killed or running, is left alone."""
     trial, engine = sent.trial, sent.engine
-    if sent.game.complete:
+    if sent.game.complete and sent.game.shape_error() is None:
         side = EngineSide(Replayer(sent.planner, sent.game.got))
         try:
             found = _Duel(trial, _STAND_IN, reference, start_timeout, side).run()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from baloot.conformance.harness.engine_process import (
@@ -27,6 +27,7 @@ from baloot.conformance.harness.engine_process import (
     SCHEMA,
     EngineError,
     EngineProcess,
+    reply_shape_error,
 )
 
 READS = frozenset({"state", "legal", "result"})
@@ -188,14 +189,26 @@ class PlannedSide(EngineSide):
 
 @dataclass
 class SentGame:
-    """One game's requests sent in batches, how many, and the engine's replies read so far."""
+    """One game's requests sent in batches, how many, and the engine's replies read so far,
+    with the lines they came in (their nesting and lone surrogates not yet looked at:
+    `shape_error`)."""
 
     count: int
-    got: list[Any]
+    got: list[Any] = field(default_factory=list)
+    lines: list[bytes] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
         return len(self.got) == self.count
+
+    def shape_error(self) -> EngineError | None:
+        """The first reply line too deep or holding a lone surrogate, if any (moot for
+        replies equal to the reference's, which are neither)."""
+        for line in self.lines:
+            error = reply_shape_error(line)
+            if error is not None:
+                return error
+        return None
 
 
 class PlanSender:
@@ -213,9 +226,9 @@ class PlanSender:
     def __init__(self, engine: EngineProcess) -> None:
         self.engine = engine
         self.waiting: list[dict[str, Any]] = []  # planned, not yet sent
-        # each batch sent and not yet read: the game's list its replies go to, and how many
-        self.sizes: deque[tuple[list[Any], int]] = deque()
-        self.game = SentGame(0, [])  # the game being planned
+        # each batch sent and not yet read: the game its replies go to, and how many
+        self.sizes: deque[tuple[SentGame, int]] = deque()
+        self.game = SentGame(0)  # the game being planned
         self.failed: EngineError | None = None
 
     def add(self, requests: list[dict[str, Any]]) -> None:
@@ -230,19 +243,18 @@ class PlanSender:
         if self.waiting and self.failed is None:
             self._send(len(self.waiting))
         self.waiting = []
-        game, self.game = self.game, SentGame(0, [])
+        game, self.game = self.game, SentGame(0)
         return game
 
     def replies(self, game: SentGame | None = None) -> list[Any]:
         """The engine's replies to every request of a game closed, or, by default, of the
         game planned (closed now), in order; a later game's are not waited for."""
         game = self.close_game() if game is None else game
-        got = game.got
-        while self.failed is None and any(target is got for target, _ in self.sizes):
+        while self.failed is None and any(target is game for target, _ in self.sizes):
             self._read()
         if not game.complete:
             raise self.failed or EngineError(SCHEMA, "batch replies missing")
-        return got
+        return game.got
 
     def settle(self) -> None:
         """Read the replies still due and drop them (the plans are not used); an engine that
@@ -256,7 +268,7 @@ class PlanSender:
         if self.failed is not None:
             self.engine.kill()  # its batches may be answered yet: not to meet a later request
         self.sizes.clear()
-        self.waiting, self.game, self.failed = [], SentGame(0, []), None
+        self.waiting, self.game, self.failed = [], SentGame(0), None
 
     def _send(self, count: int) -> None:
         try:
@@ -264,17 +276,17 @@ class PlanSender:
                 self._read()
             chunk, self.waiting = self.waiting[:count], self.waiting[count:]
             self.engine.post({"type": "batch", "requests": chunk})
-            self.sizes.append((self.game.got, len(chunk)))
+            self.sizes.append((self.game, len(chunk)))
         except EngineError as exc:
             self.failed = exc
 
     def _read(self) -> None:
         try:
             target, size = self.sizes.popleft()
-            got = self.engine.collect().get("replies")
+            got = self.engine.collect(lines=target.lines).get("replies")
             if not isinstance(got, list) or len(got) != size:
                 raise EngineError(SCHEMA, f"batch reply without {size} replies")
-            target.extend(got)
+            target.got.extend(got)
         except EngineError as exc:
             self.failed = exc
 

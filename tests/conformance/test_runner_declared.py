@@ -182,9 +182,11 @@ def test_the_legal_and_the_apply_of_a_named_seat_go_together() -> None:
             self.log.append(f"post {message['type']}")
             super().post(message)
 
-        def collect(self, timeout: float | None = None) -> dict[str, Any]:
+        def collect(
+            self, timeout: float | None = None, *, lines: list[bytes] | None = None
+        ) -> dict[str, Any]:
             self.log.append("collect")
-            return super().collect(timeout)
+            return super().collect(timeout, lines=lines)
 
     pack, _ = lint_pack(PACK)
     case = next(c for c in pack.cases if c.id == "round.hokum.doubled-success")

@@ -144,7 +144,9 @@ class _Posting(EngineProcess):
         self.due.append(message)
         self.waiting.append(len(self.due))
 
-    def collect(self, timeout: float | None = None) -> dict[str, Any]:
+    def collect(
+        self, timeout: float | None = None, *, lines: list[bytes] | None = None
+    ) -> dict[str, Any]:
         requests = self.due.pop(0)["requests"]
         replies = [{"ok": True, "n": r["action"]} for r in requests]
         return {"ok": True, "replies": replies[1:] if self.short else replies}
@@ -366,3 +368,30 @@ def test_an_engine_that_exits_amid_a_game_sent_ahead_fails_that_game_not_the_one
     for later in found[1:]:  # each met the exit, in a restarted engine
         assert later.disagreement is not None and later.disagreement.kind == "engine_error"
         assert "exited" in later.disagreement.detail
+
+
+@pytest.mark.parametrize(
+    ("odd", "words"),
+    [("deep", "nests deeper than 32 levels"), ("surrogate", "lone surrogate escape")],
+)
+def test_a_batch_reply_too_deep_or_with_a_lone_surrogate_is_the_engines_error(
+    odd: str, words: str
+) -> None:
+    """A planned game's replies are read without looking at their nesting and surrogates,
+    which only replies that differ from the reference's can hold: those are looked at
+    before the game is played again on them, and the game is the engine's error."""
+    reference = ReferenceEndpoint()
+    trials = [random_trial(11, index, profile="literal") for index in range(3)]
+    for argv, odd_state in ((WRAPPED, None), ([*WRAPPED, f"--odd-state={odd}"], odd)):
+        engine = EngineProcess(argv)
+        try:
+            engine.start()
+            found = list(replays(trials, engine, reference))
+        finally:
+            engine.close()
+        for game in found:
+            if odd_state is None:
+                assert game.disagreement is None
+            else:
+                assert game.disagreement is not None and game.disagreement.kind == "engine_error"
+                assert words in game.disagreement.detail

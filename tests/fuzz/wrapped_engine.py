@@ -2,7 +2,7 @@
 out the way an engine without those capabilities plays, and bugs planted on demand.
 
     python tests/fuzz/wrapped_engine.py [--without CAPABILITY]... [--bug NAME]...
-        [--hello JSON] [--refuse-start]
+        [--hello JSON] [--refuse-start] [--exit-after N] [--odd-state deep|surrogate]
 
 Without a capability it behaves as PROTOCOL.md describes such an engine, and
 says so in its hello: no `raises`, no raising phase (every player passes,
@@ -21,6 +21,9 @@ The planted bugs (`BUGS`), each in its own part of the game:
   (the reply says ok; nothing is played) (PLAY.2);
 - `sun_last_trick`: in sun the result's last-trick bunts are doubled (SCORE.2).
 
+`--odd-state deep|surrogate` adds to each state reply from the first card played on
+an extra field nested 40 deep, or holding a lone surrogate escape (a reply the
+protocol's reader refuses, whatever else it says);
 `--hello JSON` merges the object into the hello reply (a bad profile, say);
 `--refuse-start` refuses every `start`; `--exit-after N` exits, unannounced, when a
 request line comes after N answered.
@@ -57,6 +60,7 @@ class WrappedEngine:
         hello: dict[str, Any],
         refuse_start: bool,
         exit_after: int | None = None,
+        odd_state: str | None = None,
     ) -> None:
         self.inner = Adapter(api, {name: list(r) for name, r in VARIANTS.items()})
         self.has = set(CAPABILITIES) - without
@@ -64,6 +68,7 @@ class WrappedEngine:
         self.hello_patch = hello
         self.refuse_start = refuse_start
         self.lines_left = exit_after
+        self.odd_state = odd_state
 
     def offered(self, actions: list[str]) -> list[str]:
         """The actions this engine has (those of its capabilities)."""
@@ -145,6 +150,11 @@ class WrappedEngine:
                 state["phase"] = "round_over"
         if "triple_multiplier" in self.bugs and state.get("multiplier") == 3:
             state["multiplier"] = 2
+        if self.odd_state and state.get("trick"):
+            note: Any = "\ud800" if self.odd_state == "surrogate" else "deep"
+            for _ in range(40 if self.odd_state == "deep" else 0):
+                note = [note]
+            state["note"] = note
 
     def patch_result(self, result: dict[str, Any]) -> None:
         if "game_score" not in self.has:
@@ -161,6 +171,7 @@ def main() -> int:
     parser.add_argument("--hello", default="{}")
     parser.add_argument("--refuse-start", action="store_true")
     parser.add_argument("--exit-after", type=int, default=None, metavar="N")
+    parser.add_argument("--odd-state", choices=["deep", "surrogate"], default=None)
     args = parser.parse_args()
     engine = WrappedEngine(
         set(args.without),
@@ -168,6 +179,7 @@ def main() -> int:
         json.loads(args.hello),
         args.refuse_start,
         args.exit_after,
+        args.odd_state,
     )
     return serve_lines(engine, sys.stdin, sys.stdout)
 
