@@ -700,9 +700,12 @@ class _Duel:
                     what=action_shape(action),
                 )
             )
-        after_legal = normal_legal(self.eut_read("legal", phase))
+        after_reply = self.eut_read("legal", phase)
         after_state = self.eut_read("state", phase).get("state") or {}
         before_state = self.engine_state
+        if after_state == before_state and after_reply == self.engine_legal:
+            return  # as sent before: the same normal forms (speed: a refusal changes nothing)
+        after_legal = normal_legal(after_reply)
         fields = compared_state_fields(after_state, self.unsent_state)
         if normal_state(after_state, fields) != normal_state(
             before_state, fields
