@@ -395,3 +395,10 @@ def test_a_batch_reply_too_deep_or_with_a_lone_surrogate_is_the_engines_error(
             else:
                 assert game.disagreement is not None and game.disagreement.kind == "engine_error"
                 assert words in game.disagreement.detail
+
+
+def test_the_protocol_names_the_fuzzers_batch_size_and_what_it_asks_of_an_engine() -> None:
+    protocol = (Path(__file__).parents[2] / "conformance" / "PROTOCOL.md").read_text("utf-8")
+    words = " ".join(protocol.split())
+    assert f"sends up to {CHUNK} requests a batch" in words
+    assert f"well under {round(5000 / CHUNK)} ms" in words  # the default timeout, 5 s
