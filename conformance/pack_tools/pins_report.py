@@ -78,6 +78,11 @@ def report_pins(console: Console, folder: Path, cases: list[Case], register: Reg
         _print(console, f"{len(unpinned_generated)} generated case(s) leave out a variant they "
                "depend on; regenerate them: " + ", ".join(unpinned_generated))
     status = 1 if unfixable or unpinned_generated else 0
+    judged = len(cases) - len(failing)
+    if cases and not judged:  # a run that checked nothing is no pass
+        _print(console, f"none of the {len(cases)} case(s) passes under its own pins, so no "
+               "pin was checked: run `baloot conform` on the reference engine to see why")
+        status = 1
     if not fix:
         for item in changing:
             _print(console, "would fix " + render_fix(item))
@@ -96,7 +101,9 @@ def report_pins(console: Console, folder: Path, cases: list[Case], register: Reg
                                     jobs):
             status = 1
     if status == 0 and not changing:
-        _print(console, f"every one of {len(cases)} case(s) pins the readings it depends on, "
+        which = (f"{len(cases)} case(s)" if not failing else
+                 f"the {judged} case(s) that pass under their own pins")
+        _print(console, f"every one of {which} pins the readings it depends on, "
                f"and none pins one it does not (profiles {', '.join(profiles)})")
     _print(console, f"{len(cases)} case(s) checked in {time.monotonic() - began:.1f} s")
     return status

@@ -197,3 +197,26 @@ def test_the_builtin_pack_pins_exactly_what_each_case_depends_on() -> None:
     fixes = [f for f in plan_fixes(checks, register, profiles) if f.changed or f.pins is None]
     assert fixes == [], "\n".join(f"{f.case.id}: {f.changes()} {f.problem}" for f in fixes[:20])
     assert all(fixable(c.case) or c.holds for c in checks)
+
+
+# The first bidder may also bid (BID.2, BID.6): a case expecting only a pass fails under
+# every reading, so no pin of it can be judged.
+ONLY_PASS = legal_case("only-pass", expect={"player": 0, "actions": ["pass"]})
+
+
+def test_a_run_where_no_case_passes_under_its_pins_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_pack(tmp_path / "pack", [ONLY_PASS])
+    assert main(["conform", "pins", "--cases", str(folder), "--jobs", "1"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "1 case(s) fail under their own pins" in out
+    assert "none of the 1 case(s) passes under its own pins, so no pin was checked" in out
+    assert "every one of" not in out
+
+
+def test_the_cases_judged_are_those_that_pass_under_their_pins(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_pack(tmp_path / "pack", [ONLY_PASS, legal_case("first-bidder")])
+    assert main(["conform", "pins", "--cases", str(folder), "--jobs", "1"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "every one of the 1 case(s) that pass under their own pins pins the readings" in out
