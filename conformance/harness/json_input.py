@@ -32,8 +32,9 @@ except ImportError:  # a Python without msgspec's build (PyPy): the standard lib
 else:
     _FAST_DECODE = msgspec.json.Decoder().decode
     _FAST_ENCODE = msgspec.json.Encoder().encode
-    # ValidationError (a number out of range) is a DecodeError; RecursionError: too deep
-    _FAST_REFUSAL = (msgspec.DecodeError, RecursionError)
+    # ValidationError (a number out of range) is a DecodeError; RecursionError: too deep;
+    # UnicodeEncodeError: a text (str) holding a lone surrogate, which UTF-8 cannot carry
+    _FAST_REFUSAL = (msgspec.DecodeError, RecursionError, UnicodeEncodeError)
 
 
 def strict_json(text: str | bytes) -> Any:

@@ -56,6 +56,14 @@ EDGES = [
 ]
 
 
+def test_a_text_holding_a_lone_surrogate_reads_as_the_standard_library_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for text in ('["a\ud800"]', '{"\udfff": 1}', '"\ud800" x'):  # the characters, not escapes
+        _agree(text, monkeypatch)
+    assert json_input.strict_json('["a\ud800"]') == ["a\ud800"]
+
+
 @pytest.mark.parametrize("text", EDGES, ids=[repr(t[:24]) for t in EDGES])
 def test_edge_cases_read_alike_as_bytes_and_as_text(
     text: bytes, monkeypatch: pytest.MonkeyPatch
@@ -82,10 +90,12 @@ def test_the_readings_are_the_standard_librarys(monkeypatch: pytest.MonkeyPatch)
             json_input.strict_json(refused)
 
 
+# Texts of any code point, lone surrogates among them (a str may hold one; UTF-8 cannot).
+ANY_TEXT = st.text(st.characters(exclude_categories=()))
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    | ANY_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ANY_TEXT, inner, max_size=4),
     max_leaves=20,
 )
 
