@@ -85,7 +85,7 @@ def compact_json(value: Any) -> str:
         try:
             data = _FAST_ENCODE(value)
         except (TypeError, ValueError, OverflowError):
-            pass  # an integer past 64 bits, NaN, a key that is not text: written below
+            pass  # a value of a type msgspec has no JSON for: as the standard library does
         else:
             if data.isascii():
                 return data.decode("ascii")
