@@ -32,7 +32,7 @@ import baloot.reference_impl
 from baloot.conformance.harness import schemas
 from baloot.conformance.harness.collector import collect_less
 from baloot.conformance.harness.engine_process import PROTOCOL_VERSION
-from baloot.conformance.harness.json_input import strict_json
+from baloot.conformance.harness.json_input import compact_json, strict_json
 from baloot.conformance.harness.schemas import REQUEST_TYPES
 from baloot.conformance.harness.variants import load_register
 from baloot.reference_impl import definitions
@@ -465,11 +465,6 @@ def _clipped(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-# A reply is built by a handler from the game's records, never holding itself: the
-# encoder need not look for cycles (speed: a batch reply holds thousands of values).
-_REPLY_TEXT = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
-
-
 def serve(
     api: Any, stdin: IO[str], stdout: IO[str], readings: dict[str, list[str]] | None = None
 ) -> int:
@@ -487,7 +482,7 @@ def serve_lines(handler: LineHandler, stdin: IO[str], stdout: IO[str]) -> int:
         if not line.strip():
             continue
         reply = handler.handle(line)
-        stdout.write(_REPLY_TEXT(reply) + "\n")
+        stdout.write(compact_json(reply) + "\n")
         stdout.flush()
         if reply.get("ok") and "bye" in line and _type_of(line) == "bye":
             break
