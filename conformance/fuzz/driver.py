@@ -34,6 +34,7 @@ import baloot.reference_impl
 from baloot.conformance.adapters.reference_adapter import Adapter
 from baloot.conformance.fuzz import limits
 from baloot.conformance.fuzz.engine_side import (
+    READ_REQUESTS,
     READS,
     Diverged,
     EngineSide,
@@ -301,7 +302,7 @@ class ReferenceSide:
     def read(self, kind: str) -> dict[str, Any]:
         """The reference's reply to a read (`state`, `legal`, `result`) of this state."""
         known = self.reads.get(kind)
-        return known if known is not None else self.ok({"type": kind})
+        return known if known is not None else self.ok(READ_REQUESTS[kind])
 
     def as_reference(self, message: dict[str, Any]) -> dict[str, Any]:
         """What an engine that agrees with the reference replies: to a change, the
@@ -560,7 +561,7 @@ class _Duel:
             if phase == "deal" and "redeal" not in self.caps:
                 raise _Ended("redeal")  # everyone passed twice
             legal = self.reference.read("legal")
-            if phase in ACTIVE and self.by_capability(state, legal):
+            if not self.every_capability and phase in ACTIVE and self.by_capability(state, legal):
                 continue
             moves = self.rounds[-1].moves
             self.compare_state(state, moves[-1].action if moves else None)
@@ -655,7 +656,8 @@ class _Duel:
             self.rounds[-1].partial_declaration = True
         message = {"type": "apply", "action": action}  # for both: neither changes it
         self.reference.ok(message)
-        self.record(state, Move(seat, action, phase, forced=offered == ["pass"]))
+        forced = len(offered) == 1 and action == "pass"  # the player could only pass
+        self.record(state, Move(seat, action, phase, forced))
         reply = self.eut(message, phase, self.after_change())
         if not reply.get("ok"):
             raise _Stop(

@@ -31,7 +31,7 @@ from baloot.conformance.harness.engine_process import (
 )
 
 READS = frozenset({"state", "legal", "result"})
-_READ = {kind: {"type": kind} for kind in READS}  # the requests, shared: never changed
+READ_REQUESTS = {kind: {"type": kind} for kind in READS}  # the requests, shared: never changed
 
 
 class Transport(Protocol):
@@ -76,7 +76,7 @@ class EngineSide:
         self.requests += 1
         if not then or not batches(self.engine.hello):
             return self.engine.request(message)
-        reads = [_READ[t] for t in then]
+        reads = [READ_REQUESTS[t] for t in then]
         reply = self.engine.request({"type": "batch", "requests": [message, *reads]})
         replies = reply.get("replies")
         if not isinstance(replies, list) or len(replies) != 1 + len(reads):
@@ -182,7 +182,7 @@ class PlannedSide(EngineSide):
             return super().request(message, then)
         self.known.clear()
         self.requests += 1
-        answer, *replies = self.planner.batch([message, *[_READ[t] for t in then]])
+        answer, *replies = self.planner.batch([message, *[READ_REQUESTS[t] for t in then]])
         self.known.update(zip(then, replies, strict=True))
         return answer
 

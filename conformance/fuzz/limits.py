@@ -60,7 +60,7 @@ def action_needs(action: str, phase: str) -> frozenset[str]:
 
 def playable(actions: Iterable[str], phase: str, capabilities: frozenset[str]) -> list[str]:
     """The actions an engine with these capabilities has among `actions`."""
-    if capabilities >= ALL:  # every action needs only capabilities it has (speed)
+    if capabilities is ALL or capabilities >= ALL:  # every action needs only these (speed)
         return list(actions)
     return [a for a in actions if action_needs(a, phase) <= capabilities]
 
