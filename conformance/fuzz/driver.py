@@ -561,7 +561,7 @@ class _Duel:
             if phase == "deal" and "redeal" not in self.caps:
                 raise _Ended("redeal")  # everyone passed twice
             legal = self.reference.read("legal")
-            if not self.every_capability and phase in ACTIVE and self.by_capability(state, legal):
+            if phase in ACTIVE and self.by_capability(state, legal):
                 continue
             moves = self.rounds[-1].moves
             self.compare_state(state, moves[-1].action if moves else None)
