@@ -365,6 +365,29 @@ def rule_module(spec: m.Spec, file: str, modules: RuleModules) -> str:
     return _finish(out)
 
 
+def rule_source(spec: m.Spec, rule: m.Rule, modules: RuleModules) -> str:
+    """One rule as the text of a Python function, unformatted and without types or
+    docstring, to run in the namespace of its generated module: the tools that replace a
+    rule of the live engine (boundary probes, spec mutants) write their version of it
+    with the generator's own emitter. `rule` may differ from the spec's rule of its name
+    (its body changed); it is written in the module of the spec file it comes from."""
+    this = module_of(rule.pos.file)
+
+    def ref(name: str) -> str:
+        where = modules.module[name]
+        return name if where == this else f"{where}.{name}"
+
+    ctx = Context(spec, ref, modules.needs_readings, rule.name,
+                  tuple(c.clause for c in rule.cites), frozenset(modules.module.values()))
+    emitter = Emitter(ctx)
+    params = [emitter.local(p.name) for p in rule.params]
+    if modules.needs_readings(rule.name):
+        params.insert(0, "readings")
+    lines = [f"def {rule.name}({', '.join(params)}):",
+             *emitter.block(rule.body, "    ", {p.name for p in rule.params})]
+    return "\n".join(lines) + "\n"
+
+
 def hashable_type(spec: m.Spec, t: m.Type) -> bool:
     """Values of the type can be keys: numbers, truth values, texts, enum members and
     value records (interned), or none of these."""

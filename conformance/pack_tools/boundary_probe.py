@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields, is_dataclass, replace
-from types import ModuleType
 from typing import Any
 
 from baloot.conformance.harness.pack import (
@@ -50,20 +49,9 @@ from baloot.conformance.pack_tools.boundaries import (
 )
 from baloot.conformance.pack_tools.coverage import counts
 from baloot.grammar import model as m
-from baloot.grammar.generate import RuleModules, module_of
-from baloot.grammar.pyemit import Context, Emitter
-from baloot.reference_impl import (
-    IllegalAction,
-    bidding_rules,
-    cards_rules,
-    deal_rules,
-    game_rules,
-    new_game,
-    play_rules,
-    projects_rules,
-    raises_rules,
-    scoring_rules,
-)
+from baloot.grammar.generate import RuleModules, module_of, rule_source
+from baloot.reference_impl import IllegalAction, new_game
+from baloot.reference_impl.rule_swap import compile_rule, swapped
 
 PROBE = "boundary_probe"
 Record = tuple[int, int, int, str]  # comparison index, figure, constant, side
@@ -140,22 +128,6 @@ def _probe_call(c: Comparison) -> m.Expr:
     return m.Call(m.Name(PROBE, pos), args, (), pos)
 
 
-# The reference engine's generated rule modules, by the name the generator gives them.
-REFERENCE_RULE_MODULES: dict[str, ModuleType] = {
-    module.__name__.rsplit(".", 1)[1]: module
-    for module in (bidding_rules, cards_rules, deal_rules, game_rules, play_rules,
-                   projects_rules, raises_rules, scoring_rules)
-}
-
-
-def _reference_module(name: str) -> ModuleType:
-    found = REFERENCE_RULE_MODULES.get(name)
-    if found is None:
-        raise KeyError(f"no rule module {name} of the reference engine in "
-                       "REFERENCE_RULE_MODULES (a new spec file: add its module there)")
-    return found
-
-
 def probed_rules(spec: m.Spec, found: list[Comparison],
                  probe: Callable[..., bool]) -> dict[tuple[str, str], Callable[..., Any]]:
     """(module, rule) -> the rule generated again with its tracked comparisons probed."""
@@ -163,37 +135,11 @@ def probed_rules(spec: m.Spec, found: list[Comparison],
     made: dict[tuple[str, str], Callable[..., Any]] = {}
     for rule in {c.rule.name: c.rule for c in found if c.tracked}.values():
         swap = {c.node: _probe_call(c) for c in found if c.tracked and c.rule is rule}
-        body = _replace(rule.body, swap)
+        probed = replace(rule, body=_replace(rule.body, swap))
         this = module_of(rule.pos.file)
-
-        def ref(name: str, this: str = this) -> str:
-            where = modules.module[name]
-            return name if where == this else f"{where}.{name}"
-
-        ctx = Context(spec, ref, modules.needs_readings, rule.name,
-                      tuple(c.clause for c in rule.cites), frozenset(modules.module.values()))
-        emitter = Emitter(ctx)
-        params = [emitter.local(p.name) for p in rule.params]
-        if modules.needs_readings(rule.name):
-            params.insert(0, "readings")
-        lines = [f"def {rule.name}({', '.join(params)}):",
-                 *emitter.block(body, "    ", {p.name for p in rule.params})]
-        namespace = dict(vars(_reference_module(this)))
-        namespace.update({mod: _reference_module(mod) for mod in set(modules.module.values())})
-        namespace[PROBE] = probe
-        exec("\n".join(lines), namespace)
-        made[(this, rule.name)] = namespace[rule.name]
+        made[(this, rule.name)] = compile_rule(this, rule_source(spec, probed, modules),
+                                               rule.name, extra={PROBE: probe})
     return made
-
-
-def _clear_caches() -> None:
-    """Forget kept results: a kept caller would not call a probed rule again."""
-    for name in ("cards_rules", "deal_rules", "bidding_rules", "raises_rules", "play_rules",
-                 "projects_rules", "scoring_rules", "game_rules"):
-        for value in vars(_reference_module(name)).values():
-            clear = getattr(value, "cache_clear", None)
-            if callable(clear):
-                clear()
 
 
 @contextmanager
@@ -213,17 +159,8 @@ def probing(spec: m.Spec, found: list[Comparison]) -> Iterator[list[Record]]:
         records.append((index, figure, constant, side))
         return _OPS[op](left, right)
 
-    made = probed_rules(spec, found, probe)
-    saved = {key: getattr(_reference_module(key[0]), key[1]) for key in made}
-    _clear_caches()
-    try:
-        for (module, name), rule in made.items():
-            setattr(_reference_module(module), name, rule)
+    with swapped(probed_rules(spec, found, probe)):
         yield records
-    finally:
-        for (module, name), rule in saved.items():
-            setattr(_reference_module(module), name, rule)
-        _clear_caches()
 
 
 # ---- running the cases ----------------------------------------------------------------

@@ -1,0 +1,219 @@
+"""Running the pack against every spec mutant, in this process.
+
+For each profile, the reference engine first plays every case once while each
+rule notes that it was called: a case that fails on the reference kills
+nothing and is left out, and the rules each case reaches are kept. A mutant
+of a rule is then run only on the cases that call that rule (a mutant of a
+constant, table or order: the cases calling a rule that names it), those
+citing the mutated declaration's clauses first. A case that leaves open a
+variant whose `choose` branch holds the change is run with that reading
+pinned, so that the change is reached; a case pinning another reading of it
+cannot reach the change and is not run. A case that fails or errors on the
+mutant kills it; a mutant's run stops at its `kills`-th kill (0: run every
+case).
+
+`--shard K/N` runs every N-th mutant from the K-th, `--jobs` splits a run
+over processes, and the JSON of shards merges into one report
+(`spec_report.merge`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from baloot.conformance.adapters.inprocess import InProcessEngine
+from baloot.conformance.harness.pack import Case
+from baloot.conformance.harness.runner import ERRORED, FAILED, PASSED, Runner
+from baloot.conformance.harness.variants import load_register
+from baloot.conformance.mutants.live import LiveSpec, recording
+from baloot.conformance.mutants.operators import SpecMutant, spec_mutants
+from baloot.grammar import model as m
+from baloot.reference_impl.rule_swap import clear_caches
+
+KILLED, SURVIVED, SAME_CODE = "killed", "survived", "same_code"
+
+
+@dataclass
+class SpecVerdict:
+    """What the pack did to one mutant under one profile."""
+
+    id: str
+    profile: str
+    status: str  # killed, survived, or same_code (the reference's own text: never run)
+    killed_by: list[str] = field(default_factory=list)
+    cases_run: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Shard:
+    index: int  # from 1
+    count: int
+
+    @staticmethod
+    def parse(text: str) -> Shard:
+        """`K/N`, 1 <= K <= N; ValueError with what was expected otherwise."""
+        try:
+            k, n = (int(part) for part in text.split("/"))
+        except ValueError:
+            raise ValueError(f"--shard {text!r}: expected K/N, such as 2/8") from None
+        if not 1 <= k <= n:
+            raise ValueError(f"--shard {text!r}: K must be between 1 and N")
+        return Shard(k, n)
+
+    def take(self, mutants: list[SpecMutant]) -> list[SpecMutant]:
+        return mutants[self.index - 1::self.count]
+
+
+class PackOnMutants:
+    """The pack, ready to run on mutants under one profile (the reference's run done)."""
+
+    def __init__(self, live: LiveSpec, cases: list[Case], profile: str) -> None:
+        self.live = live
+        self.profile = profile
+        self.runner = Runner(InProcessEngine(), load_register(), profile=profile)
+        self.reached: dict[str, frozenset[str]] = {}
+        self.reference_failures: list[str] = []
+        self.cases: list[Case] = []
+        for case in cases:
+            noted: set[str] = set()
+            with recording(live.spec, noted):
+                clear_caches()
+                status = self.runner.run_case(case).status
+            if status == PASSED:
+                self.cases.append(case)
+                self.reached[case.id] = frozenset(noted)
+            else:
+                self.reference_failures.append(case.id)
+
+    def selected(self, mutant: SpecMutant) -> list[Case]:
+        """The cases that can reach the change, those citing its clauses first."""
+        rules = self.live.rules_reading(mutant)
+        pins = dict(mutant.readings)
+        chosen = [
+            case for case in self.cases
+            if self.reached[case.id] & rules
+            and all(variant not in case.pins or set(case.pins[variant]) & set(readings)
+                    for variant, readings in pins.items())
+        ]
+        cited = set(mutant.clauses)
+        return sorted(chosen, key=lambda c: 0 if cited & set(c.clauses) else 1)
+
+    def run(self, mutant: SpecMutant, kills: int = 2) -> SpecVerdict:
+        began = time.monotonic()
+        verdict = SpecVerdict(mutant.id, self.profile, SURVIVED)
+        if self.live.same_code(mutant):
+            verdict.status = SAME_CODE
+            return verdict
+        pins = mutant.pins()
+        with self.live.playing(mutant):
+            for case in self.selected(mutant):
+                outcome = self.runner.run_case(_with_pins(case, pins))
+                verdict.cases_run += 1
+                if outcome.status in (FAILED, ERRORED):
+                    verdict.killed_by.append(case.id)
+                    if kills and len(verdict.killed_by) >= kills:
+                        break
+        if verdict.killed_by:
+            verdict.status = KILLED
+        verdict.seconds = time.monotonic() - began
+        return verdict
+
+
+def _with_pins(case: Case, pins: dict[str, str]) -> Case:
+    """The case with the mutant's readings pinned where it leaves their variants open."""
+    added = {v: r for v, r in pins.items() if v not in case.requires}
+    return dataclasses.replace(case, requires={**case.requires, **added}) if added else case
+
+
+# ---- a whole run, in processes ---------------------------------------------------------------
+
+
+@dataclass
+class _Work:
+    spec: m.Spec
+    mutants: dict[str, SpecMutant]
+    cases: list[Case]
+    profiles: tuple[str, ...]
+    kills: int
+
+
+_WORK: _Work | None = None  # what a worker process inherits (the pool forks)
+_PACKS: dict[str, PackOnMutants] = {}
+
+
+def _packs() -> dict[str, PackOnMutants]:
+    assert _WORK is not None
+    if not _PACKS:
+        live = LiveSpec(_WORK.spec)
+        for profile in _WORK.profiles:
+            _PACKS[profile] = PackOnMutants(live, _WORK.cases, profile)
+    return _PACKS
+
+
+def _run_ids(ids: list[str]) -> list[SpecVerdict]:
+    assert _WORK is not None
+    packs = _packs()
+    return [packs[p].run(_WORK.mutants[i], _WORK.kills) for i in ids for p in _WORK.profiles]
+
+
+@dataclass
+class SpecRun:
+    verdicts: list[SpecVerdict]
+    mutants: list[SpecMutant]
+    profiles: tuple[str, ...]
+    cases: int
+    reference_failures: dict[str, list[str]]  # profile -> ids of cases failing on the reference
+    seconds: float
+    shard: Shard | None = None
+
+
+def run_spec_mutants(spec: m.Spec, cases: list[Case], *, profiles: Iterable[str],
+                     mutants: list[SpecMutant] | None = None, shard: Shard | None = None,
+                     jobs: int = 1, kills: int = 2,
+                     on_verdicts: Callable[[list[SpecVerdict]], None] | None = None) -> SpecRun:
+    """Run the cases on every spec mutant (or the shard's part of them) under each profile."""
+    global _WORK
+    began = time.monotonic()
+    chosen = mutants if mutants is not None else spec_mutants(spec)
+    if shard is not None:
+        chosen = shard.take(chosen)
+    profiles = tuple(profiles)
+    _WORK = _Work(spec, {mut.id: mut for mut in chosen}, cases, profiles, kills)
+    _PACKS.clear()
+    ids = [mut.id for mut in chosen]
+    chunks = [ids[i:i + 16] for i in range(0, len(ids), 16)]
+    verdicts: list[SpecVerdict] = []
+    jobs = max(1, min(jobs, len(chunks)))
+    try:
+        if jobs == 1:
+            for chunk in chunks:
+                found = _run_ids(chunk)
+                verdicts += found
+                if on_verdicts:
+                    on_verdicts(found)
+        else:
+            _packs()  # the reference's runs once, before the workers fork
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+                for found in pool.map(_run_ids, chunks):
+                    verdicts += found
+                    if on_verdicts:
+                        on_verdicts(found)
+        packs = _packs()
+        failures = {p: packs[p].reference_failures for p in profiles}
+        count = len(packs[profiles[0]].cases) if profiles else 0
+    finally:
+        _WORK = None
+        _PACKS.clear()
+    return SpecRun(verdicts, chosen, profiles, count, failures, time.monotonic() - began, shard)
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
