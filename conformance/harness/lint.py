@@ -6,7 +6,8 @@ about a case pack without an engine.
 - every case cites clauses, each a real clause ID;
 - every pinned deck is a permutation of the 32 cards;
 - every action is well-formed notation, every card string valid;
-- every reading a case requires exists in the variant register.
+- every reading a case requires exists in the variant register;
+- each alternative (CASES.md) as its case, and reachable: its pins leave the case's own.
 """
 
 from __future__ import annotations
@@ -85,27 +86,7 @@ def lint_case(case: Case, raw: dict[str, Any], register: Register) -> list[Probl
             )
     if len(set(case.clauses)) != len(case.clauses):
         problem("clauses", "a clause is cited twice")
-    for variant, readings in case.pins.items():
-        info = register.variants.get(variant)
-        if info is None:
-            by_id = register.variant(variant)
-            hint = f" (did you mean {by_id.name!r}?)" if by_id else ""
-            problem(f"requires.{variant}", f"no variant named {variant!r}{hint}")
-            continue
-        for reading in readings:
-            if reading not in info.readings:
-                problem(
-                    f"requires.{variant}",
-                    f"variant {variant} has no reading {reading!r}; expected one of "
-                    + ", ".join(info.readings),
-                )
-        if len(set(readings)) != len(readings):
-            problem(f"requires.{variant}", "a reading is listed twice")
-        elif len(readings) == len(info.readings):
-            problem(
-                f"requires.{variant}",
-                "lists every reading of the variant: leave the variant out instead",
-            )
+    _lint_pins(case.pins, "requires", register, problem)
     for message in deck_problems(case.deck):
         problem("setup.deck", message)
     _lint_steps(case.actions, "actions", problem)
@@ -122,7 +103,64 @@ def lint_case(case: Case, raw: dict[str, Any], register: Register) -> list[Probl
     if case.kind == "illegal":
         _lint_action(expect["action"], "expect.action", problem)
     _lint_cards_in(expect, "expect", problem)
+    for index in range(len(case.alternatives)):
+        _lint_alternative(case, index, register, problem)
     return found
+
+
+def _lint_pins(pins: dict[str, tuple[str, ...]], where: str, register: Register,
+               problem: Any) -> None:
+    for variant, readings in pins.items():
+        info = register.variants.get(variant)
+        if info is None:
+            by_id = register.variant(variant)
+            hint = f" (did you mean {by_id.name!r}?)" if by_id else ""
+            problem(f"{where}.{variant}", f"no variant named {variant!r}{hint}")
+            continue
+        for reading in readings:
+            if reading not in info.readings:
+                problem(
+                    f"{where}.{variant}",
+                    f"variant {variant} has no reading {reading!r}; expected one of "
+                    + ", ".join(info.readings),
+                )
+        if len(set(readings)) != len(readings):
+            problem(f"{where}.{variant}", "a reading is listed twice")
+        elif len(readings) == len(info.readings):
+            problem(
+                f"{where}.{variant}",
+                "lists every reading of the variant: leave the variant out instead",
+            )
+
+
+def _lint_alternative(case: Case, index: int, register: Register, problem: Any) -> None:
+    """An alternative's pins, script and expectation, as the case's own; and it must be
+    reachable: an engine implementing its pins must not implement the case's own."""
+    alt = case.alternatives[index]
+    at = f"alternatives[{index}]"
+    _lint_pins(alt.requires, f"{at}.requires", register, problem)
+    own = case.pins
+    if all(v in alt.requires and set(alt.requires[v]) <= set(r) for v, r in own.items()):
+        problem(f"{at}.requires", "every reading it pins is one the case's own pins allow: "
+                "a runner always plays the case's own expectation there, never this one")
+    if alt.actions is not None:
+        _lint_steps(alt.actions, f"{at}.actions", problem)
+    for round_index, script in enumerate(alt.then or ()):
+        for message in deck_problems(script.deck):
+            problem(f"{at}.then[{round_index}].deck", message)
+        _lint_steps(script.actions, f"{at}.then[{round_index}].actions", problem)
+    if alt.then is not None and len(alt.then) != len(case.then):
+        problem(f"{at}.then", f"{len(alt.then)} round(s) where the case plays {len(case.then)}")
+    if alt.expect is not None:
+        if case.kind == "legal":
+            actions = alt.expect.get("actions", [])
+            for i, action in enumerate(actions):
+                _lint_action(action, f"{at}.expect.actions[{i}]", problem)
+            if len(set(actions)) != len(actions):
+                problem(f"{at}.expect.actions", "an action is listed twice")
+        if case.kind == "illegal":
+            _lint_action(alt.expect["action"], f"{at}.expect.action", problem)
+        _lint_cards_in(alt.expect, f"{at}.expect", problem)
 
 
 def _lint_steps(steps: list[Step], where: str, problem: Any) -> None:

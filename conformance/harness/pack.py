@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,9 @@ def seated(seat: int, action: str) -> str:
     return f"{seat}: {action}"
 
 HAND_WORKED, REGRESSION_SNAPSHOT, WITNESS = "hand_worked", "regression_snapshot", "witness"
+# The origin of an alternative expectation recorded from the reference engine
+# (`baloot conform derive`); a hand-worked one is `HAND_WORKED`.
+DERIVED = "derived"
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,24 @@ class RoundScript:
     deck: list[str]
     actions: list[Step]
     result: dict[str, Any] | None = None  # expected result after this round (subset)
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """A case's expectation under other readings of the variants it pins (CASES.md,
+    "Alternatives"): its own pins, and the parts of the case it replaces (None: the
+    case's own)."""
+
+    requires: dict[str, tuple[str, ...]]  # variant -> every reading it holds under
+    origin: str = DERIVED  # derived (recorded from the reference) or hand_worked
+    actions: list[Step] | None = None
+    expect: dict[str, Any] | None = None
+    then: list[RoundScript] | None = None
+    capabilities: tuple[str, ...] | None = None
+
+    def describe(self) -> str:
+        """`variant=reading, variant=a|b`: the readings it is for."""
+        return ", ".join(f"{v}={'|'.join(r)}" for v, r in self.requires.items())
 
 
 @dataclass(frozen=True)
@@ -97,6 +118,24 @@ class Case:
     # variant -> the readings a case pins besides its `requires` one, when it holds under
     # several (`"requires": {"kaboot": ["flat_44", "sun_44_hokum_25"]}`)
     also_holds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the expectations under other readings of the pinned variants, in the order a runner
+    # tries them when the engine does not implement the case's own pins
+    alternatives: tuple[Alternative, ...] = ()
+
+    def alternative(self, index: int) -> Case:
+        """The case as its alternative `index` plays it: that alternative's pins, script,
+        expectation and capabilities; no alternatives of its own."""
+        alt = self.alternatives[index]
+        return replace(
+            self,
+            requires={v: r[0] for v, r in alt.requires.items()},
+            also_holds={v: r[1:] for v, r in alt.requires.items() if len(r) > 1},
+            actions=self.actions if alt.actions is None else alt.actions,
+            expect=self.expect if alt.expect is None else alt.expect,
+            then=self.then if alt.then is None else alt.then,
+            capabilities=self.capabilities if alt.capabilities is None else alt.capabilities,
+            alternatives=(),
+        )
 
     @property
     def pins(self) -> dict[str, tuple[str, ...]]:
@@ -200,6 +239,23 @@ def pin_readings(pinned: str | Sequence[str]) -> tuple[str, ...]:
     return (pinned,) if isinstance(pinned, str) else tuple(pinned)
 
 
+def _rounds(raw: list[dict[str, Any]]) -> list[RoundScript]:
+    return [RoundScript(list(r["deck"]), [_step(s) for s in r["actions"]], r.get("result"))
+            for r in raw]
+
+
+def alternative_from_json(raw: dict[str, Any]) -> Alternative:
+    """Build an Alternative from a dict that has passed the case-file schema."""
+    return Alternative(
+        requires={v: pin_readings(r) for v, r in raw["requires"].items()},
+        origin=raw["origin"],
+        actions=[_step(s) for s in raw["actions"]] if "actions" in raw else None,
+        expect=dict(raw["expect"]) if "expect" in raw else None,
+        then=_rounds(raw["then"]) if "then" in raw else None,
+        capabilities=tuple(raw["capabilities"]) if "capabilities" in raw else None,
+    )
+
+
 def case_from_json(raw: dict[str, Any], file: str) -> Case:
     """Build a Case from a dict that has passed the case-file schema."""
     setup = raw["setup"]
@@ -215,15 +271,13 @@ def case_from_json(raw: dict[str, Any], file: str) -> Case:
         totals=list(setup["totals"]) if "totals" in setup else None,
         actions=[_step(s) for s in raw["actions"]],
         expect=dict(raw["expect"]),
-        then=[
-            RoundScript(list(r["deck"]), [_step(s) for s in r["actions"]], r.get("result"))
-            for r in raw.get("then", [])
-        ],
+        then=_rounds(raw.get("then", [])),
         working=list(raw.get("working", [])),
         file=file,
         note=raw.get("note", ""),
         origin=raw.get("origin", HAND_WORKED),
         capabilities=tuple(raw.get("capabilities", ())),
+        alternatives=tuple(alternative_from_json(a) for a in raw.get("alternatives", ())),
     )
 
 

@@ -192,6 +192,9 @@ def _print_problem(
             "[bold]readings[/] "
             + ", ".join(f"{k}={'|'.join(v)}" for k, v in o.case.pins.items())
         )
+    if o.alternative is not None:
+        console.print(f"[bold]played as[/] alternatives[{o.alternative}]: "
+                      f"{escape(o.alternative_readings() or '')}")
     if o.status == XPASSED:
         console.print(
             f"listed as an expected failure ({escape(o.xfail_reason or '')}) but passed: "

@@ -130,6 +130,11 @@ def report_as_json(
                 "rules": [clause_link(c) for c in o.case.clauses],
                 "requires": {k: list(v) if len(v) > 1 else v[0] for k, v in o.case.pins.items()},
                 "capabilities": list(o.case.capabilities),
+                "alternative": None if o.alternative is None else {
+                    "index": o.alternative,
+                    "requires": {k: list(v) if len(v) > 1 else v[0]
+                                 for k, v in o.case.alternatives[o.alternative].requires.items()},
+                },
                 "status": o.status,
                 "lacking": list(o.lacking),
                 "raw_status": o.raw_status,

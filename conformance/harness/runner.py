@@ -68,6 +68,14 @@ class CaseOutcome:
     raw_status: str | None = None  # the status before the xfail list applied
     engine_restarted: bool = False  # the engine was killed after this case
     lacking: tuple[str, ...] = ()  # skipped: the readings; unsupported: the capabilities
+    # the index of the alternative played (CASES.md, "Alternatives"); None: the case's own
+    alternative: int | None = None
+
+    def alternative_readings(self) -> str | None:
+        """`variant=reading, ...` of the alternative played, or None."""
+        if self.alternative is None:
+            return None
+        return self.case.alternatives[self.alternative].describe()
 
 
 @dataclass
@@ -104,6 +112,22 @@ class RunReport:
         """No case failed or errored, nor, under `strict`, passed unexpectedly."""
         return (self.count(FAILED) == 0 and self.count(ERRORED) == 0
                 and not (self.strict and self.count(XPASSED)))
+
+
+def choose_alternative(case: Case, declared: Declared) -> int | None:
+    """The alternative a runner plays for an engine that does not implement the case's own
+    pins: the first whose pins it implements (CASES.md, "Alternatives"); None: none."""
+    for index, alt in enumerate(case.alternatives):
+        if not declared.missing_readings(alt.requires):
+            return index
+    return None
+
+
+def _played_as(case: Case, chosen: int | None) -> str:
+    """The head of a message of a case played as one of its alternatives."""
+    if chosen is None:
+        return ""
+    return f"played as alternatives[{chosen}] ({case.alternatives[chosen].describe()}): "
 
 
 class CaseFailed(Exception):
@@ -235,26 +259,34 @@ class Runner:
         return self._declared[1]
 
     def _run_case(self, case: Case) -> CaseOutcome:
+        chosen: int | None = None
         try:
             self._ensure_engine()
             declared = self.declared()
             missing = declared.missing_readings(case.pins)
             if missing:
-                return CaseOutcome(
-                    case,
-                    SKIPPED,
-                    "pins " + ", ".join(missing) + ", which the engine does not implement",
-                    lacking=tuple(missing),
-                )
-            lacking = declared.missing_capabilities(case.capabilities)
+                chosen = choose_alternative(case, declared)
+                if chosen is None:
+                    return CaseOutcome(
+                        case,
+                        SKIPPED,
+                        "pins " + ", ".join(missing) + ", which the engine does not implement"
+                        + (f" (nor those of any of its {len(case.alternatives)} alternative(s))"
+                           if case.alternatives else ""),
+                        lacking=tuple(missing),
+                    )
+            played = case if chosen is None else case.alternative(chosen)
+            lacking = declared.missing_capabilities(played.capabilities)
             if lacking:
                 return CaseOutcome(
                     case,
                     UNSUPPORTED,
-                    "needs " + ", ".join(lacking) + ", which the engine does not declare",
+                    _played_as(case, chosen) + "needs " + ", ".join(lacking)
+                    + ", which the engine does not declare",
                     lacking=tuple(lacking),
+                    alternative=chosen,
                 )
-            self._execute(case, declared)
+            self._execute(played, declared)
         except CaseFailed as failure:
             diff = ""
             if failure.expected is not None or failure.actual is not None:
@@ -262,18 +294,21 @@ class Runner:
             return CaseOutcome(
                 case,
                 FAILED,
-                failure.message,
+                _played_as(case, chosen) + failure.message,
                 diff=diff,
                 expected=failure.expected,
                 actual=failure.actual,
+                alternative=chosen,
             )
         except EngineError as error:
             self.engine.kill()
-            message = error.detail
+            message = _played_as(case, chosen) + error.detail
             if self.engine.transcript:
                 message += "\nlast messages:\n" + "\n".join(self.engine.transcript)
-            return CaseOutcome(case, ERRORED, message, reason=error.reason, engine_restarted=True)
-        return CaseOutcome(case, PASSED)
+            return CaseOutcome(case, ERRORED, message, reason=error.reason, engine_restarted=True,
+                               alternative=chosen)
+        return CaseOutcome(case, PASSED, _played_as(case, chosen).removesuffix(": "),
+                           alternative=chosen)
 
     # ----------------------------------------------------------- execution --
 

@@ -25,12 +25,14 @@ from baloot.conformance.pack_tools.applicability import (
 
 def _row(figures: SetFigures) -> list[str]:
     return [figures.reading_set.name, str(len(figures.holding)), str(figures.applied_holding),
-            f"{figures.share:.1%}", str(len(figures.applied)), str(len(figures.unfair))]
+            f"{figures.share:.1%}", str(len(figures.applied)), str(len(figures.verdict)),
+            f"{figures.verdict_share:.1%}", str(len(figures.unfair))]
 
 
 def _table(title: str) -> Table:
     table = Table(title=title, title_justify="left")
-    for column in ("readings", "hold", "applied of hold", "share", "applied", "unfair"):
+    for column in ("readings", "hold", "applied of hold", "share", "applied", "verdict",
+                   "verdict share", "unfair"):
         table.add_column(column, justify="left" if column == "readings" else "right")
     return table
 
@@ -52,8 +54,10 @@ def report_applicability(console: Console, cases: list[Case], register: Register
                             on_set=lambda _: progress.advance(task))
     seconds = time.monotonic() - began
     profiles, randoms = found[: len(register.profiles)], found[len(register.profiles):]
-    console.print(f"{len(cases)} case(s); hold: passes on the reference engine under exactly "
-                  "the set's readings; applied: the runner runs it on an engine declaring them",
+    console.print(f"{len(cases)} case(s); hold: its own expectation passes on the reference "
+                  "engine under exactly the set's readings; applied: the runner runs it by its "
+                  "own pins on an engine declaring them; verdict: by its own pins or an "
+                  "alternative's; unfair: given a verdict whose expectation does not hold",
                   highlight=False)
     table = _table("profiles")
     for figures in profiles:
@@ -66,6 +70,14 @@ def report_applicability(console: Console, cases: list[Case], register: Register
                       highlight=False)
         console.print("  applied share of hold: " + _spread([f.share for f in randoms], ".1%"),
                       highlight=False)
+        console.print("  cases applied by their own pins (before alternatives): "
+                      + _spread([len(f.applied) / f.cases for f in randoms], ".1%"),
+                      highlight=False)
+        console.print("  cases given a verdict (own pins or an alternative): "
+                      + _spread([f.verdict_share for f in randoms], ".1%")
+                      + f" of {randoms[0].cases}", highlight=False)
+        console.print("  of them by an alternative: "
+                      + _spread([len(f.by_alternative) for f in randoms], "g"), highlight=False)
         worst = sorted(randoms, key=lambda f: f.share)[:3]
         for figures in worst:
             console.print(f"  lowest share {figures.share:.1%}: {figures.reading_set.describe()}",
@@ -73,8 +85,9 @@ def report_applicability(console: Console, cases: list[Case], register: Register
     _print_clauses(console, cases, profiles)
     unfair = [(f, case_id) for f in found for case_id in f.unfair]
     for figures, case_id in unfair[:50]:
-        console.print(f"unfair: {case_id} is applied under {figures.reading_set.describe()} "
-                      f"but does not hold: {figures.failures.get(case_id, '')}",
+        console.print(f"unfair: {case_id} is given a verdict under "
+                      f"{figures.reading_set.describe()} but does not hold: "
+                      f"{figures.failures.get(case_id, '')}",
                       markup=False, highlight=False, soft_wrap=True)
     if len(unfair) > 50:
         console.print(f"... and {len(unfair) - 50} more unfair (case, set) pair(s)")

@@ -7,6 +7,8 @@ its cases pin the right readings and say the right seats, and its golden files.
     baloot conform applicability [--sets N] [--moves M] [--seed S] [--jobs J]
     baloot conform needs [--fix]
     baloot conform examples [--check]
+    baloot conform refusals [--check] [--synthesise]
+    baloot conform derive [--check] [--cases DIR] [--files GLOB] [--jobs J]
 """
 
 from __future__ import annotations
@@ -28,10 +30,12 @@ from baloot.conformance.pack_tools.applicability_report import report_applicabil
 from baloot.conformance.pack_tools.boundary_probe import boundary_coverage
 from baloot.conformance.pack_tools.boundary_report import print_boundaries
 from baloot.conformance.pack_tools.coverage import coverage
+from baloot.conformance.pack_tools.derive_command import register_derive
 from baloot.conformance.pack_tools.examples_command import register_examples
 from baloot.conformance.pack_tools.golden import write_golden
 from baloot.conformance.pack_tools.needs_command import ON_A_COPY, register_needs
 from baloot.conformance.pack_tools.pins_report import report_pins
+from baloot.conformance.pack_tools.refusals_command import register_refusals
 from baloot.grammar.destinations import REFUSED, refusal
 from baloot.reference_impl import interpreted_only
 
@@ -153,6 +157,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     applicability.set_defaults(run=run_applicability)
     register_needs(sub)
     register_examples(sub)
+    register_refusals(sub)
+    register_derive(sub)
 
 
 def _clean_pack(folder: Path | None, console: Console) -> tuple[Pack, Register] | None:

@@ -104,6 +104,14 @@ class CaseCheck:
     readings: dict[str, tuple[str, ...]]  # variant -> all its readings
     runs: dict[tuple[str, str, str], Verdict] = field(default_factory=dict)
     # (profile, variant, reading) -> the run with the variant set to that reading
+    # per alternative of the case (CASES.md), in order: (holds from every profile under
+    # its pins and under every reading of what it leaves out, the first failure)
+    alternatives: list[Verdict] = field(default_factory=list)
+
+    def failing_alternatives(self) -> list[str]:
+        """`alternatives[i] (readings): why` for each alternative that does not hold."""
+        return [f"alternatives[{i}] ({self.case.alternatives[i].describe()}): {message}"
+                for i, (holds, message) in enumerate(self.alternatives) if not holds]
 
     @property
     def holds(self) -> bool:
@@ -277,7 +285,26 @@ def map_with_checker(
 
 
 def _check(checker: PinChecker, case: Case) -> CaseCheck:
-    return checker.check(case)
+    found = checker.check(case)
+    for index in range(len(case.alternatives)):
+        found.alternatives.append(alternative_verdict(checker.check(case.alternative(index))))
+    return found
+
+
+def alternative_verdict(check: CaseCheck) -> Verdict:
+    """Whether an alternative, played as a case, holds: from every profile under its pins,
+    and under every reading of every variant it leaves out or lists (one at a time)."""
+    failing = check.failing_profiles()
+    if failing:
+        return False, (f"fails under its pins from profile {failing[0]}: "
+                       + check.own[failing[0]][1].splitlines()[0] if check.own[failing[0]][1]
+                       else f"fails under its pins from profile {failing[0]}")
+    unpinned = check.unpinned()
+    if unpinned:
+        first = unpinned[0]
+        return False, (f"fails under {first.variant}={first.reading} (profile {first.profile}): "
+                       + (first.message.splitlines()[0] if first.message else ""))
+    return True, ""
 
 
 def check_cases(
@@ -319,7 +346,8 @@ def check_cases(
 def _to_data(check: CaseCheck) -> dict[str, Any]:
     return {"own": {p: list(v) for p, v in check.own.items()},
             "runs": [[p, v, r, passed, message]
-                     for (p, v, r), (passed, message) in check.runs.items()]}
+                     for (p, v, r), (passed, message) in check.runs.items()],
+            "alternatives": [list(v) for v in check.alternatives]}
 
 
 def _from_data(case: Case, register: Register, profiles: list[str], data: dict[str, Any]
@@ -329,6 +357,7 @@ def _from_data(case: Case, register: Register, profiles: list[str], data: dict[s
     found = CaseCheck(case, list(profiles), own, readings)
     for p, v, r, passed, message in data["runs"]:
         found.runs[(str(p), str(v), str(r))] = (bool(passed), str(message))
+    found.alternatives = [(bool(v[0]), str(v[1])) for v in data.get("alternatives", [])]
     return found
 
 

@@ -77,7 +77,16 @@ def report_pins(console: Console, folder: Path, cases: list[Case], register: Reg
     if unpinned_generated:
         _print(console, f"{len(unpinned_generated)} generated case(s) leave out a variant they "
                "depend on; regenerate them: " + ", ".join(unpinned_generated))
-    status = 1 if unfixable or unpinned_generated else 0
+    bad_alternatives = [line for c in checks for line in c.failing_alternatives()
+                        if c.holds]
+    for check in checks:
+        if check.holds:
+            for line in check.failing_alternatives():
+                _print(console, f"{check.case.id} ({check.case.file}): {line}")
+    if bad_alternatives:
+        _print(console, f"{len(bad_alternatives)} alternative(s) do not hold under their pins: "
+               "run `baloot conform derive` (derived ones), or fix them by hand")
+    status = 1 if unfixable or unpinned_generated or bad_alternatives else 0
     judged = len(cases) - len(failing)
     if cases and not judged:  # a run that checked nothing is no pass
         _print(console, f"none of the {len(cases)} case(s) passes under its own pins, so no "

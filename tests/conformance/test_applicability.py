@@ -96,11 +96,45 @@ def test_figures_worked_out_by_hand(cases: list[Case]) -> None:
     assert clause_holding(cases, literal)["BID.2"] == 4
     assert clause_holding(cases, earlier)["BID.2"] == 1
     met = {t.text: t for t in targets(cases, [literal, federation_last], [earlier])}
-    assert not met["no case applied that does not hold"].met
-    assert met["no case applied that does not hold"].detail == "1 unfair (case, set) pair(s)"
+    unfair = "no case given a verdict whose expectation does not hold"
+    assert not met[unfair].met
+    assert met[unfair].detail == "1 unfair (case, set) pair(s)"
     assert not met["profile literal: >= 200 holding cases"].met
     assert not met["profile hand: >= 95% of holding applied"].met  # federation_last
     assert met["profile literal: >= 95% of holding applied"].met
+
+
+# after-sun under its other A2 readings: earlier_seat_priority leaves seat 1 pass alone
+# after the first bidder's sun (PROTOCOL.md, "Sun overcalls"); sun_ends_bidding ends the
+# bidding there, and has no alternative (skipped). The wrong one claims sun for seat 1.
+EARLIER = {"origin": "hand_worked", "requires": {"sun_overcall": "earlier_seat_priority"},
+           "expect": {"player": 1, "actions": ["pass"]}}
+WRONG = {**EARLIER, "expect": {"player": 1, "actions": ["pass", "sun"]}}
+
+
+def test_a_verdict_by_an_alternative(tmp_path: Path) -> None:
+    pack, problems = lint_pack(write_pack(tmp_path / "pack", [
+        legal_case("after-sun", requires=LAST_CALLER, **AFTER_SUN,
+                   alternatives=[EARLIER]),
+        legal_case("after-sun-wrong", requires=LAST_CALLER, **AFTER_SUN,
+                   alternatives=[WRONG]),
+    ]))
+    assert problems == []
+    register = load_register()
+    literal, federation, ends = all_figures(list(pack.cases), register, [
+        *profile_sets(register), moved(register, "literal", sun_overcall="sun_ends_bidding")])
+    # literal plays last_caller_wins: the cases' own expectation, no alternative
+    assert literal.verdict == literal.applied == literal.verdict_holding == {
+        "after-sun", "after-sun-wrong"}
+    assert literal.by_alternative == set() and literal.verdict_share == 1.0
+    # federation plays earlier_seat_priority: the alternatives, one right, one wrong
+    assert federation.applied == set() and federation.holding == set()
+    assert federation.verdict == federation.by_alternative == {"after-sun", "after-sun-wrong"}
+    assert federation.verdict_holding == {"after-sun"}
+    assert federation.unfair == ["after-sun-wrong"]
+    assert "alternatives[0]: " in federation.failures["after-sun-wrong"]
+    # sun_ends_bidding: no expectation applies, no verdict
+    assert ends.verdict == set() and ends.verdict_share == 0.0
 
 
 def test_random_sets_move_the_number_of_variants_asked() -> None:
