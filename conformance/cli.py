@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     grammar_commands.register(subparsers)  # baloot spec check | trace | show | render; gen
     conform = conform_command.register(subparsers)  # baloot conform [lint]
     adapter_command.register(conform)  # baloot conform adapter
-    pack_tools_commands.register(conform)  # baloot conform coverage | golden | pins | ...
+    pack_tools_commands.register(conform)  # baloot conform coverage | pins | refusals | ...
     mutants_commands.register(conform)  # baloot conform mutants
     proofs_commands.register(subparsers)  # baloot verify | explore
     suite.register(subparsers, main)  # baloot suite
