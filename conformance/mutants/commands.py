@@ -1,6 +1,7 @@
 """`baloot conform mutants`: run the pack against every mutant engine, print the kill table.
 
     baloot conform mutants [--jobs N] [--first-failure] [--only NAME|GLOB] [--list]
+    baloot conform mutants --spec ...   (every first-order mutant of the spec: spec_commands.py)
 
 Exit status 1 when a mutant survives (a missing case), 2 on a usage or build error.
 """
@@ -17,6 +18,7 @@ from typing import Any
 from rich.table import Table
 
 from baloot.conformance.harness.terminal import console as make_console
+from baloot.conformance.mutants import spec_commands
 from baloot.conformance.mutants.catalogue import MUTANTS, Mutant
 from baloot.conformance.mutants.run import KillReport, PackError, Verdict, run_mutants
 
@@ -56,11 +58,14 @@ def register(conform_commands: argparse._SubParsersAction[argparse.ArgumentParse
         metavar="DIR",
         help="case pack folders (default: the built-in pack, mutant_kills/ included)",
     )
-    parser.add_argument("--profile", default="literal", help="the run's profile (default literal)")
+    parser.add_argument("--profile", action="append",
+                        help="the run's profile (default literal; with --spec, repeatable, "
+                        "default every profile)")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per reply")
     parser.add_argument("--cache", type=Path, help="where mutant builds are kept")
     parser.add_argument("--json", type=Path, dest="mutant_json", help="write the table as JSON")
-    parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    spec_commands.add_options(parser)
     parser.set_defaults(run=run_command)
 
 
@@ -118,7 +123,18 @@ def report_json(report: KillReport) -> dict[str, Any]:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    if args.spec or args.merge:
+        return spec_commands.run_spec_command(args)
     console = make_console()
+    spec_only = [name for name, value in (("--shard", args.shard),
+                                          ("--write-cases", args.write_cases)) if value]
+    if spec_only:
+        console.print(f"baloot conform mutants: {spec_only[0]} goes with --spec")
+        return 2
+    if args.profile and len(args.profile) > 1:
+        console.print("baloot conform mutants: one --profile without --spec")
+        return 2
+    profile = args.profile[0] if args.profile else "literal"
     mutants = select(args.only)
     if args.list:
         for m in mutants:
@@ -133,7 +149,7 @@ def run_command(args: argparse.Namespace) -> int:
             folders=args.mutant_cases,
             jobs=max(1, args.jobs),
             first_failure=args.first_failure,
-            profile=args.profile,
+            profile=profile,
             timeout=args.timeout,
             cache=args.cache,
         )

@@ -63,6 +63,7 @@ class SpecMutant:
     description: str
     rule: m.Rule | None = None  # the rule as mutated (kind rule)
     value: Any = None  # the new const value, table entries or order (kind const, table, order)
+    index: int = -1  # its place in the list of every mutant of the spec (`spec_mutants`)
 
     @property
     def file(self) -> str:
@@ -380,4 +381,4 @@ def spec_mutants(spec: m.Spec) -> list[SpecMutant]:
     found += declaration_mutants(spec)
     ids = [mut.id for mut in found]
     assert len(ids) == len(set(ids)), "two spec mutants share an id"
-    return found
+    return [dataclasses.replace(mut, index=i) for i, mut in enumerate(found)]

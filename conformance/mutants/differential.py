@@ -1,0 +1,159 @@
+"""Seeded random play through the reference and a spec mutant: where do they differ?
+
+Each game is dealt from a seeded deck by a seeded dealer, under a profile with
+the mutant's readings pinned, and played by seeded random choices among the
+reference's legal actions (every other game by an eager player, who calls,
+raises and declares more often than a uniform one), for one round (and a second deal when the first
+round ends before the game does, so that the next dealer and the totals are
+reached). The reference plays first and every step is noted as the protocol
+shows it: the legal actions, the state and the result of the last round. The mutant then plays the
+same actions; the first step where its legal set, state or result differs, or
+where it refuses or fails on an action the reference took, is a difference:
+a `Witness`, from which a case is written (`synthesis.py`).
+
+No difference in the games played makes a mutant "probably equivalent", which
+excuses nothing (`equivalence.py` proves or does not).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from baloot.conformance.adapters.reference_adapter import result_fields, state_fields
+from baloot.conformance.mutants.live import LiveSpec
+from baloot.conformance.mutants.operators import SpecMutant
+from baloot.reference_impl import IllegalAction, new_game, shuffled_deck
+
+MAX_STEPS = 200
+
+
+@dataclass
+class Step:
+    """What the engine showed before an action, and the action taken."""
+
+    seat: int | None
+    legal: list[str]
+    state: dict[str, Any]
+    result: dict[str, Any] | None
+    action: str | None  # None: a deal (the next round's deck is `deck`)
+    deck: list[str] | None = None
+
+
+@dataclass
+class Witness:
+    """A game where the mutant and the reference part ways."""
+
+    mutant: str
+    profile: str
+    overrides: dict[str, str]
+    dealer: int
+    deck: list[str]
+    steps: list[Step]  # the steps played before the difference (actions and deals)
+    at: Step  # the reference's step where the mutant differs
+    after: Step | None  # the reference's next step, if any
+    what: str  # legal, state, result, seat, apply (an action refused) or crash
+    expected: Any
+    actual: Any
+
+
+@dataclass
+class _Game:
+    profile: str
+    overrides: dict[str, str]
+    dealer: int
+    deck: list[str]
+    second_deck: list[str]
+    picks: list[float] = field(default_factory=list)
+
+
+def _record(game: Any) -> tuple[int | None, list[str], dict[str, Any], dict[str, Any] | None]:
+    """What the protocol shows of the game: the player to act, the legal actions, the state
+    and the last result, written as the reference adapter writes them."""
+    return (game.current_player, game.legal_actions(), state_fields(game.observation()),
+            result_fields(game.round_result()))
+
+
+def _pick(legal: list[str], rng: random.Random, eager: bool) -> str:
+    """A random legal action; an eager player takes a call, raise or declaration four times
+    as often as a pass or a card, so that the rarer paths of the rules are played."""
+    if not eager:
+        return legal[int(rng.random() * len(legal))]
+    weights = [1 if a == "pass" or a.startswith("play ") else 4 for a in legal]
+    return rng.choices(legal, weights)[0]
+
+
+def _play_reference(g: _Game, rng: random.Random, eager: bool = False) -> list[Step]:
+    game = new_game(profile=g.profile, overrides=g.overrides, dealer=g.dealer, deck=g.deck)
+    steps: list[Step] = []
+    dealt_again = False
+    for _ in range(MAX_STEPS):
+        seat, legal, state, result = _record(game)
+        if not legal:
+            if game.phase in ("round_over", "deal") and not dealt_again:
+                steps.append(Step(seat, legal, state, result, None, g.second_deck))
+                game.deal(g.second_deck)
+                dealt_again = True
+                continue
+            steps.append(Step(seat, legal, state, result, None))
+            break
+        action = _pick(legal, rng, eager)
+        steps.append(Step(seat, legal, state, result, action))
+        game.apply(action)
+    return steps
+
+
+def _replay(g: _Game, steps: list[Step]) -> tuple[int, str, Any, Any] | None:
+    """(step index, what, expected, actual) of the first difference, or None."""
+    game = new_game(profile=g.profile, overrides=g.overrides, dealer=g.dealer, deck=g.deck)
+    for index, step in enumerate(steps):
+        try:
+            found = _step_differs(game, step)
+        except Exception as exc:  # the mutant fails where the reference went on
+            return index, "crash", "no failure", f"{type(exc).__name__}: {exc}"
+        if found is not None:
+            return (index, *found)
+        if step.action is None and step.deck is None:
+            return None
+    return None
+
+
+def _step_differs(game: Any, step: Step) -> tuple[str, Any, Any] | None:
+    seat, legal, state, result = _record(game)
+    for what, want, got in (("legal", step.legal, legal), ("state", step.state, state),
+                            ("result", step.result, result), ("seat", step.seat, seat)):
+        if want != got:
+            return what, want, got
+    if step.action is None:
+        if step.deck is not None:
+            game.deal(step.deck)
+        return None
+    try:
+        game.apply(step.action)
+    except IllegalAction as refusal:
+        return "apply", step.action, f"refused: {refusal}"
+    return None
+
+
+def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
+                 games: int = 24, seed: int = 0) -> Witness | None:
+    """The first difference found in `games` seeded games per profile, or None."""
+    rng = random.Random(f"{seed}:{mutant.id}")
+    for number in range(games):
+        profile = profiles[number % len(profiles)]
+        g = _Game(profile, mutant.pins(), rng.randrange(4), shuffled_deck(rng.randrange(10**9)),
+                  shuffled_deck(rng.randrange(10**9)))
+        choices = random.Random(rng.randrange(10**9))
+        try:
+            steps = _play_reference(g, choices, eager=number % 2 == 1)
+        except (IllegalAction, ValueError):
+            continue  # a pinned reading the setup cannot start from: no game to compare
+        with live.playing(mutant):
+            found = _replay(g, steps)
+        if found is not None:
+            index, what, expected, actual = found
+            after = steps[index + 1] if index + 1 < len(steps) else None
+            return Witness(mutant.id, profile, dict(g.overrides), g.dealer, g.deck,
+                           steps[:index], steps[index], after, what, expected, actual)
+    return None

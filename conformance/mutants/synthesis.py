@@ -1,0 +1,172 @@
+"""Cases written from the witnesses of surviving spec mutants.
+
+A witness (`differential.py`) is a seeded game where a mutant and the
+reference part ways. Its case replays the game up to that step and checks
+everything the protocol requires there, as the reference shows it:
+
+- the legal actions and the player to act (kind `legal`), always;
+- the state's required fields (and any other field where the two differ),
+  when the state differs; a hand is compared as the reference orders it only
+  when its cards differ;
+- the last round's result, every field the protocol requires (kind `round`),
+  once a round has ended;
+- when the mutant refused an action the reference took, that action is played
+  and the checks are made on the step after it.
+
+The case is written with the readings of the witness's profile and then cut
+to minimal pins against the reference (`pins_fix.minimal_requires`), with the
+scripted seats, pass-only turns and capabilities the replay finds
+(`case_needs`). Its origin is `witness`, its clauses those of the mutated
+declaration, and its working lines quote those clauses and say what the
+mutant got wrong, so a reader checks the expectation against the rules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from baloot.conformance.harness.pack import WITNESS, case_from_json, seated
+from baloot.conformance.harness.variants import load_register
+from baloot.conformance.mutants.differential import Step, Witness
+from baloot.conformance.mutants.live import LiveSpec
+from baloot.conformance.mutants.operators import SpecMutant
+from baloot.conformance.pack_tools.case_needs import annotated, case_needs
+from baloot.conformance.pack_tools.pins_fix import with_minimal_requires
+
+STATE_FIELDS = ("phase", "dealer", "current_player", "hands", "contract", "raises",
+                "multiplier", "trick", "trick_winners", "totals")
+RESULT_FIELDS = ("contract", "multiplier", "card_bunts", "last_trick_bunts", "projects",
+                 "points", "success", "kaboot", "added", "totals", "game_over", "winner")
+CASE_FILE = "synthesised.json"
+
+
+def _case_id(mutant: SpecMutant, taken: Counter[str]) -> str:
+    base = f"synth.{mutant.target}.{mutant.operator}.{mutant.pos.line}-{mutant.pos.column}"
+    base = re.sub(r"[^a-z0-9.\-]", "-", base.lower().replace("_", "-"))
+    taken[base] += 1
+    return base if taken[base] == 1 else f"{base}.{taken[base]}"
+
+
+def _scripts(upto: list[Step]) -> tuple[list[Any], list[dict[str, Any]]]:
+    """The first round's seated actions, and the later rounds (deck and actions)."""
+    first: list[Any] = []
+    then: list[dict[str, Any]] = []
+    current = first
+    for step in upto:
+        if step.action is None:
+            if step.deck is not None:
+                then.append({"deck": list(step.deck), "actions": []})
+                current = then[-1]["actions"]
+            continue
+        current.append(seated(step.seat, step.action) if step.seat is not None else step.action)
+    return first, then
+
+
+def _state_check(expected: dict[str, Any], actual: Any) -> dict[str, Any]:
+    wanted = {k: expected[k] for k in STATE_FIELDS if k in expected}
+    if isinstance(actual, dict):
+        wanted.update({k: v for k, v in expected.items() if k not in wanted
+                       and actual.get(k) != v and k != "current_player"})
+        hands, theirs = wanted.get("hands"), actual.get("hands")
+        if isinstance(hands, list) and isinstance(theirs, list) and len(hands) == len(theirs) \
+                and all(sorted(map(str, a)) == sorted(map(str, b))
+                        for a, b in zip(hands, theirs, strict=True)):
+            del wanted["hands"]  # the same cards: their order is the engine's own
+    return wanted
+
+
+def case_of(live: LiveSpec, witness: Witness, mutant: SpecMutant, case_id: str
+            ) -> dict[str, Any]:
+    """The case JSON of one witness, before its pins are cut and its seats annotated."""
+    steps = list(witness.steps)
+    check = witness.at
+    if witness.what == "apply" and witness.after is not None:
+        steps.append(witness.at)  # the action the mutant refused is played
+        check = witness.after
+    first, then = _scripts(steps)
+    actual = witness.actual if witness.what == "state" else None
+    legal = {"player": check.seat, "actions": sorted(check.legal)}
+    state = _state_check(check.state, actual)
+    result = None if check.result is None else \
+        {k: check.result[k] for k in RESULT_FIELDS if k in check.result}
+    if then:  # a later round: a game case, its checks the last steps of that round
+        kind = "game"
+        then[-1]["actions"] += [{"expect_legal": legal}, {"expect_state": state}]
+        expect: dict[str, Any] = {"result": result}
+    else:
+        kind = "legal"
+        expect = {**legal, "state": state}
+        if result is not None:  # every field of the round's result, checked inline
+            first.append({"expect_result": result})
+    requires = {**load_register().readings_of(witness.profile), **witness.overrides}
+    clauses = list(mutant.clauses) or ["GAME.1"]
+    known = {c.id: c.text for c in live.spec.clauses}
+    case: dict[str, Any] = {
+        "id": case_id,
+        "kind": kind,
+        "title": f"{mutant.target}: the {_what_is_checked(witness)} where a mutant differs",
+        "clauses": clauses,
+        "origin": WITNESS,
+        "requires": requires,
+        "setup": {"dealer": witness.dealer, "deck": list(witness.deck)},
+        "actions": first,
+        "working": [
+            *(f"{c}: {known[c]}" for c in clauses if c in known),
+            f"The expected values are the reference engine's, playing by these clauses (rule "
+            f"{mutant.target}). An engine where {mutant.description} "
+            f"({mutant.pos.file}:{mutant.pos.line}) differs here: {_difference(witness)}.",
+        ],
+        "expect": expect,
+        "note": f"Written from a witness of spec mutant {mutant.id}: seeded random play "
+                f"under {witness.profile} until the mutant and the reference differ "
+                "(`baloot conform mutants --spec --write-cases`).",
+    }
+    if then:
+        case["then"] = then
+    return case
+
+
+def _what_is_checked(witness: Witness) -> str:
+    return {"legal": "legal actions", "state": "state", "result": "round result",
+            "seat": "player to act", "apply": "acceptance of a legal action",
+            "crash": "legal actions and state"}.get(witness.what, witness.what)
+
+
+def _difference(witness: Witness) -> str:
+    text = f"{witness.what}: expected {json.dumps(witness.expected)[:160]}, mutant " \
+           f"{json.dumps(witness.actual, default=str)[:160]}"
+    return text
+
+
+def write_cases(live: LiveSpec, witnesses: list[Witness], mutants: dict[str, SpecMutant],
+                folder: Path) -> list[str]:
+    """Write one case per witness into `folder/synthesised.json` (with a `pack.json` when
+    neither the folder nor one above it has one, so that `baloot conform --cases FOLDER`
+    runs it); the ids written.
+    A witness whose case does not hold on the reference, or whose pins cannot be cut, is
+    left out."""
+    register = load_register()
+    folder.mkdir(parents=True, exist_ok=True)
+    taken: Counter[str] = Counter()
+    written: list[dict[str, Any]] = []
+    for witness in witnesses:
+        mutant = mutants[witness.mutant]
+        raw = case_of(live, witness, mutant, _case_id(mutant, taken))
+        raw = with_minimal_requires(raw, CASE_FILE, register)
+        needs = case_needs(case_from_json(raw, CASE_FILE), register)
+        if needs.steps is None:
+            continue
+        written.append(annotated(raw, needs))
+    (folder / CASE_FILE).write_text(json.dumps({"cases": written}, indent=1) + "\n",
+                                    encoding="utf-8")
+    manifest = folder / "pack.json"
+    if not any((place / "pack.json").exists() for place in (folder, *folder.resolve().parents)):
+        manifest.write_text(json.dumps({
+            "name": "baloot-synthesised", "version": "0.0.1", "protocol": 1,
+            "description": "Cases written from witnesses of surviving spec mutants.",
+        }, indent=2) + "\n", encoding="utf-8")
+    return [c["id"] for c in written]
