@@ -251,11 +251,11 @@ def case_json(found: Found, case_id: str, register: Register, file: str) -> dict
         "working": [],
         "expect": {"action": found.action},
     }
-    raw["requires"] = minimal_requires(raw, file, register)
+    for _ in range(2):  # the seats a replay finds may change what the pins must hold
+        raw["requires"] = minimal_requires(raw, file, register)
+        raw = annotated(raw, case_needs(case_from_json(raw, file), register))
     if not raw["requires"]:
         del raw["requires"]
-    case = case_from_json(raw, file)
-    raw = annotated(raw, case_needs(case, register))
     raw["working"] = refusal_working(found, raw.get("requires", {}))
     return raw
 
