@@ -428,7 +428,8 @@ class CaseStopped(Exception):
     """The reference engine did not play a case's script through."""
 
 
-def _play(game: Engine, steps: list[Step]) -> None:
+def play_steps(game: Engine, steps: list[Step]) -> None:
+    """Play a script's steps (its checks aside) on the reference."""
     for step in steps:
         if isinstance(step, Repeat):
             for _ in range(step.max):
@@ -451,10 +452,10 @@ def refusal_of(case: Case, profile: str, readings: dict[str, str]) -> Refusal | 
     try:
         game = new_game(profile=profile, overrides=readings or None, dealer=case.dealer,
                         deck=case.deck, totals=case.totals)
-        _play(game, case.actions)
+        play_steps(game, case.actions)
         for script in case.then:
             game.deal(script.deck)
-            _play(game, script.actions)
+            play_steps(game, script.actions)
     except (IllegalAction, ValueError, CaseStopped):
         return None
     try:

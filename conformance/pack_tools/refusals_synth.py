@@ -28,10 +28,16 @@ from baloot.conformance.harness.pack import case_from_json
 from baloot.conformance.harness.variants import Register
 from baloot.conformance.pack_tools.case_needs import annotated, case_needs
 from baloot.conformance.pack_tools.pins_fix import minimal_requires
-from baloot.conformance.pack_tools.refusals import WAYS, Way, way_of
+from baloot.conformance.pack_tools.refusals import (
+    WAYS,
+    Way,
+    play_steps,
+    refusal_of,
+    way_of,
+)
 from baloot.reference_impl import IllegalAction, new_game, play_rules
 from baloot.reference_impl.definitions import Game, Mode, Phase, ProjectKind
-from baloot.reference_impl.notation import card_text
+from baloot.reference_impl.notation import action_text, card_text
 from baloot.reference_impl.runtime import Game as Engine
 from baloot.reference_impl.runtime import choose_readings, shuffled_deck
 
@@ -256,8 +262,39 @@ def case_json(found: Found, case_id: str, register: Register, file: str) -> dict
         raw = annotated(raw, case_needs(case_from_json(raw, file), register))
     if not raw["requires"]:
         del raw["requires"]
-    raw["working"] = refusal_working(found, raw.get("requires", {}))
+    raw["working"] = case_working(raw, register, file)
     return raw
+
+
+def case_working(raw: dict[str, Any], register: Register, file: str) -> list[str]:
+    """The working of a refusal case, from a replay of its script on the reference: why
+    the action is refused, and, for a pin listing several readings, why under each other
+    reading that refuses it for another reason."""
+    case = case_from_json(raw, file)
+    profile = next(iter(register.profiles))
+    game = new_game(profile=profile, overrides=dict(case.requires) or None,
+                    dealer=case.dealer, deck=case.deck, totals=case.totals)
+    play_steps(game, case.actions)
+    action = case.expect["action"]
+    try:
+        Engine(game.readings, game.state).apply(action)
+    except IllegalAction as exc:
+        refused = way_of(game, action, exc)
+    else:
+        raise ValueError(f"{case.id}: the reference accepts {action!r}")
+    if refused.way is None:
+        raise ValueError(f"{case.id}: refused by {refused.rule}, which no way matches")
+    found = Found(refused.way, profile, dict(case.requires), case.dealer, case.deck,
+                  list(case.totals or [0, 0]), list(raw["actions"]), action, game.state)
+    lines = refusal_working(found, raw.get("requires", {}))
+    for variant, readings in case.pins.items():
+        for reading in readings:
+            other = refusal_of(case, profile, {**case.requires, variant: reading})
+            if other is not None and other.way not in (None, refused.way):
+                why = _reasons(WAY_BY_KEY[other.way], _seat(game), None)[other.way]
+                lines.insert(-1, f"Under {variant} {reading} it is refused for another "
+                             f"reason: {why}")
+    return lines
 
 
 # ---- the working -------------------------------------------------------------------------
@@ -283,7 +320,9 @@ def refusal_working(found: Found, pins: dict[str, Any]) -> list[str]:
     contract = game.contract
     if contract is not None:
         trump = f", trump {contract.trump.value}" if contract.trump is not None else ""
-        raised = f", raised to x{game.multiplier}" if game.multiplier > 1 else ""
+        calls = ", ".join(f"seat {c.seat} {action_text(c.action)}" for c in game.raises)
+        raised = f" (raises: {calls}; multiplier {game.multiplier}, " \
+            f"{'locked' if game.locked else 'not locked'})" if game.raises else ""
         lines.append(f"The script makes a {contract.kind.value} contract of seat "
                      f"{contract.bidder}{trump}{raised}.")
     seat = _seat(game)
@@ -294,7 +333,8 @@ def refusal_working(found: Found, pins: dict[str, Any]) -> list[str]:
     elif seat is not None:
         lines.append(f"Seat {seat} is to act in the {game.phase.value} phase "
                      f"(session {game.session}).")
-    lines.append(f"Seat {seat}'s '{found.action}' is refused ({_pins_text(pins)}): "
+    who = f"Seat {seat}'s" if seat is not None else "The"
+    lines.append(f"{who} '{found.action}' is refused ({_pins_text(pins)}): "
                  + _why(way, found))
     lines.append("A refused action changes nothing: the state and the legal actions are "
                  "the same before and after (PROTOCOL.md, apply).")
