@@ -129,12 +129,12 @@ def print_report(console: Console, report: Any, *, quiet: bool) -> int:
         console.print(f"[yellow]note[/] {escape(case_id)}: the reference does not refuse it")
     arising = [r for r in report.rows if r.never is None]
     covered = sum(1 for r in arising if not r.gap)
-    ways = {r.way.key for r in arising}
-    full = {r.way.key for r in arising} - {r.way.key for r in report.gaps}
+    arising_ways = {r.way.key for r in arising}
+    full = arising_ways - {r.way.key for r in report.gaps}
     console.print(f"{report.illegal_cases} illegal case(s); {len(report.points)} require(s), "
                   f"{len(report.unreachable)} unreachable by an action; ways with >= "
-                  f"2 cases under every reading: {len(full)}/{len(ways)}; way x reading rows "
-                  f"covered: {covered}/{len(arising)}")
+                  f"2 cases under every reading: {len(full)}/{len(arising_ways)}; way x reading "
+                  f"rows covered: {covered}/{len(arising)}")
     return 0 if report.ok else 1
 
 

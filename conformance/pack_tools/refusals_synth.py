@@ -291,7 +291,7 @@ def case_working(raw: dict[str, Any], register: Register, file: str) -> list[str
         for reading in readings:
             other = refusal_of(case, profile, {**case.requires, variant: reading})
             if other is not None and other.way not in (None, refused.way):
-                why = _reasons(WAY_BY_KEY[other.way], _seat(game), None)[other.way]
+                why = _reasons(WAY_BY_KEY[other.way], _seat(game.state), None)[other.way]
                 lines.insert(-1, f"Under {variant} {reading} it is refused for another "
                              f"reason: {why}")
     return lines
