@@ -146,8 +146,8 @@ def by_z3(spec: m.Spec, mutant: SpecMutant) -> Equivalence | None:
         args = reference.params(rule.name)
         a = reference.call(rule.name, args)
         b = changed.call(rule.name, args)
-        differ = not_(and_(a.legal == b.legal,
-                           z3.Implies(a.legal, equal(a.value, b.value))))
+        legal_a, legal_b = a.legal(), b.legal()
+        differ = not_(and_(legal_a == legal_b, z3.Implies(legal_a, equal(a.value, b.value))))
     except (TranslationError, z3.Z3Exception, RecursionError):
         return None
     solver = z3.Solver()

@@ -1,0 +1,311 @@
+"""Spec-wide mutation: mutants derived from the model, played in this process, proven
+equivalent or found a witness, and shards that merge into one report."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from baloot.conformance.adapters.inprocess import InProcessEngine
+from baloot.conformance.cli import main as cli_main
+from baloot.conformance.harness.pack import Case, case_from_json
+from baloot.conformance.harness.runner import FAILED, PASSED, Runner
+from baloot.conformance.harness.variants import load_register
+from baloot.conformance.mutants.differential import find_witness
+from baloot.conformance.mutants.equivalence import by_enumeration, by_z3, equivalence
+from baloot.conformance.mutants.live import LiveSpec
+from baloot.conformance.mutants.operators import OPERATORS, SpecMutant, rebuilt, spec_mutants
+from baloot.conformance.mutants.run import load_cases
+from baloot.conformance.mutants.spec_report import (
+    MergeError,
+    from_json,
+    merge,
+    report_of,
+    to_json,
+)
+from baloot.conformance.mutants.spec_run import (
+    KILLED,
+    SURVIVED,
+    PackOnMutants,
+    Shard,
+    run_spec_mutants,
+)
+from baloot.conformance.mutants.synthesis import case_of
+from baloot.conformance.pack_tools.spec_model import spec_model
+from baloot.grammar import model as m
+from baloot.reference_impl import new_game
+from baloot.reference_impl.definitions import TRUMP_CARD_VALUE, Rank
+
+
+@pytest.fixture(scope="module")
+def spec() -> m.Spec:
+    return spec_model()
+
+
+@pytest.fixture(scope="module")
+def live(spec: m.Spec) -> LiveSpec:
+    return LiveSpec(spec)
+
+
+@pytest.fixture(scope="module")
+def mutants(spec: m.Spec) -> dict[str, SpecMutant]:
+    return {mut.id: mut for mut in spec_mutants(spec)}
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[Case]:
+    return load_cases()[1]
+
+
+@pytest.fixture(scope="module")
+def literal_pack(live: LiveSpec, cases: list[Case]) -> PackOnMutants:
+    return PackOnMutants(live, cases, "literal")
+
+
+def _one(mutants: dict[str, SpecMutant], prefix: str, description: str) -> SpecMutant:
+    found = [mut for i, mut in mutants.items() if i.startswith(prefix)
+             and mut.description == description]
+    assert len(found) == 1, (prefix, description, [f.id for f in found])
+    return found[0]
+
+
+# ---- the operators ---------------------------------------------------------------------------
+
+
+def test_every_operator_makes_mutants_each_one_change_with_a_stable_id(
+        spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
+    count = Counter(mut.operator for mut in mutants.values())
+    assert set(count) == set(OPERATORS), set(OPERATORS) - set(count)
+    assert len(mutants) > 2000
+    again = [mut.id for mut in spec_mutants(spec)]
+    assert again == list(mutants), "the ids and their order do not depend on the run"
+    known = {c.id for c in spec.clauses}
+    for mut in mutants.values():
+        assert set(mut.clauses) <= known, mut.id
+        if mut.kind == "rule":
+            assert mut.rule is not None and mut.rule != spec.rule(mut.target), mut.id
+
+
+def test_a_comparison_mutant_changes_only_its_operator(spec: m.Spec,
+                                                      mutants: dict[str, SpecMutant]) -> None:
+    # hokum_conversion: "if bunts % 10 > 5 { return bunts // 10 + 1 }" (SCORE.8)
+    mut = _one(mutants, "hokum_conversion/comparison/", "`>` into `>=`")
+    assert mut.clauses == ("SCORE.8",)
+    original = spec.rule("hokum_conversion")
+    assert mut.rule is not None
+    ops = [n.op for n in _binops(mut.rule.body)]
+    assert ops.count(">=") == _ops(original).count(">=") + 1
+    assert ops.count(">") == _ops(original).count(">") - 1
+
+
+def _binops(body: tuple[m.Stmt, ...]) -> list[m.BinOp]:
+    from baloot.grammar.walk import walk_body
+
+    return [n for n in walk_body(body) if isinstance(n, m.BinOp)]
+
+
+def _ops(rule: m.Rule) -> list[str]:
+    return [n.op for n in _binops(rule.body)]
+
+
+def test_a_choose_mutant_knows_the_reading_it_sits_under(mutants: dict[str, SpecMutant]) -> None:
+    inside = [mut for mut in mutants.values() if mut.target == "first_trick_leader"
+              and mut.operator == "reading"]
+    assert inside, "a choose branch given another reading's body"
+    under = [mut for mut in mutants.values() if mut.target == "follow_choices"
+             and mut.readings]
+    assert all(variant == "trump_lead" for mut in under for variant, _ in mut.readings)
+    # the branch of must_overtrump_opponent holds an `if partner_winning(...)`; the other
+    # branches are a bare return, with nothing to mutate inside
+    assert {readings for mut in under for _, readings in mut.readings} == \
+        {("must_overtrump_opponent",)}
+
+
+def test_rebuilt_replaces_one_node_by_identity() -> None:
+    pos = m.Pos("x.baloot", 1, 1)
+    a, b = m.IntLit(1, pos), m.IntLit(1, pos)  # equal, not the same object
+    expr = m.BinOp("+", a, b, pos)
+    changed = rebuilt(expr, b, m.IntLit(2, pos))
+    assert changed == m.BinOp("+", m.IntLit(1, pos), m.IntLit(2, pos), pos)
+    items = m.ListLit((a, b), pos)
+    from baloot.conformance.mutants.operators import DROP
+
+    assert rebuilt(items, a, DROP) == m.ListLit((b,), pos)
+
+
+# ---- played in this process --------------------------------------------------------------------
+
+
+def test_a_mutant_plays_only_inside_its_block(live: LiveSpec,
+                                             mutants: dict[str, SpecMutant]) -> None:
+    # SCORE.4: the trump jack is worth 20 bunts; a table mutant makes it 21
+    mut = _one(mutants, "trump_card_value/table/", "trump_card_value[jack] 20 into 21 (plus one)")
+    assert TRUMP_CARD_VALUE[Rank.JACK] == 20
+    with live.playing(mut):
+        assert TRUMP_CARD_VALUE[Rank.JACK] == 21
+    assert TRUMP_CARD_VALUE[Rank.JACK] == 20
+
+
+def test_a_mutant_of_no_catalogue_is_killed_by_the_pack(
+        live: LiveSpec, mutants: dict[str, SpecMutant], literal_pack: PackOnMutants) -> None:
+    """SCORE.8 drops an exact .5 in hokum: `>` into `>=` rounds 65 bunts up to 7, and the
+    pack's hokum cases with a figure ending in 5 see it."""
+    mut = _one(mutants, "hokum_conversion/comparison/", "`>` into `>=`")
+    verdict = literal_pack.run(mut, kills=2)
+    assert verdict.status == KILLED and len(verdict.killed_by) == 2, verdict
+    # made by hand, from no list at all: the trick goes to the LOWEST trump (PLAY.3 broken)
+    rule = live.spec.rule("trick_winner")
+    top = next(n for n in _walk_calls(rule) if n.func.name == "max")
+    lowest = rebuilt(rule, top, dataclasses.replace(top, func=m.Name("min", top.func.pos)))
+    hand_made = SpecMutant("hand-made", "extreme", "rule", "trick_winner", ("PLAY.3",), (),
+                           top.pos, "the lowest trump wins", rule=lowest)
+    assert literal_pack.run(hand_made, kills=1).status == KILLED
+    # and the reference plays as before once the block is left
+    game = new_game(dealer=3, deck=_a_deck())
+    assert game.current_player == 0
+
+
+def _walk_calls(rule: m.Rule) -> list[m.Call]:
+    from baloot.grammar.walk import walk_body
+
+    return [n for n in walk_body(rule.body) if isinstance(n, m.Call)
+            and isinstance(n.func, m.Name)]
+
+
+def _a_deck() -> list[str]:
+    return [f"{r}{s}" for s in "SHDC" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
+
+
+def test_a_survivor_runs_every_case_that_reaches_its_rule(
+        live: LiveSpec, literal_pack: PackOnMutants, mutants: dict[str, SpecMutant]) -> None:
+    # four_of_a_kind_project: "rank in [ten, jack, queen, king]" with two items swapped
+    # asks the same question: no case can kill it, every case reaching the rule runs
+    mut = _one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
+    verdict = literal_pack.run(mut, kills=2)
+    assert verdict.status == SURVIVED
+    assert verdict.cases_run == len(literal_pack.selected(mut)) > 0
+
+
+# ---- equivalence ---------------------------------------------------------------------------------
+
+
+def test_enumeration_proves_a_reordered_membership_equivalent(
+        live: LiveSpec, mutants: dict[str, SpecMutant]) -> None:
+    mut = _one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
+    proof = by_enumeration(live, mut)
+    assert proof is not None and proof.method == "enumeration"
+    dropped = _one(mutants, "four_of_a_kind_project/list/", "item 1 of a list dropped")
+    assert by_enumeration(live, dropped) is None  # four tens are a hundred (PROJ.4)
+
+
+def test_z3_proves_an_equal_formula_and_refutes_a_changed_one(
+        spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
+    # SCORE.7: a figure ending in 5 is `bunts * 2 // 10`, which is `bunts // 5` for every
+    # whole number (the floor of 2b/10 is the floor of b/5)
+    rule = spec.rule("sun_conversion")
+    times = next(n for n in _binops(rule.body) if n.op == "//" and isinstance(n.left, m.BinOp)
+                 and n.left.op == "*")
+    pos = times.pos
+    same = rebuilt(rule, times, m.BinOp("//", times.left.left, m.IntLit(5, pos), pos))
+    mut = SpecMutant("same", "arithmetic", "rule", "sun_conversion", ("SCORE.7",), (), pos,
+                     "b * 2 // 10 into b // 5", rule=same)
+    proof = by_z3(spec, mut)
+    assert proof is not None and proof.method == "z3"
+    changed = _one(mutants, "sun_conversion/comparison/", "`==` into `!=`")
+    assert by_z3(spec, changed) is None
+
+
+def test_a_mutant_written_as_the_same_code_is_excused_before_running(
+        live: LiveSpec, spec: m.Spec) -> None:
+    rule = spec.rule("to_play")
+    same = SpecMutant("same", "branch", "rule", "to_play", ("PLAY.4",), (), rule.pos, "nothing",
+                      rule=dataclasses.replace(rule, doc="another docstring"))
+    proof = equivalence(live, same)
+    assert proof is not None and proof.method == "same_code"
+
+
+# ---- witnesses and the cases written from them ---------------------------------------------------
+
+
+def test_a_witness_becomes_a_case_that_passes_on_the_reference_and_kills_the_mutant(
+        live: LiveSpec, mutants: dict[str, SpecMutant]) -> None:
+    # PLAY.3 with the led suit's ranks read by the trump order for every suit
+    mut = _one(mutants, "trick_winner/extreme/spec/play:43", "`max` into `min`")
+    witness = find_witness(live, mut, ("literal",), games=4)
+    assert witness is not None
+    raw = case_of(live, witness, mut, "synth.test.case")
+    case = case_from_json(raw, "synthesised.json")
+    assert case.origin == "witness" and case.clauses == ["PLAY.3"]
+    register = load_register()
+    reference = Runner(InProcessEngine(), register, profile="literal")
+    assert reference.run_case(case).status == PASSED
+    with live.playing(mut):
+        assert Runner(InProcessEngine(), register, profile="literal").run_case(case).status \
+            == FAILED
+
+
+# ---- shards --------------------------------------------------------------------------------
+
+
+def test_shards_merge_into_the_report_of_one_run(spec: m.Spec, cases: list[Case],
+                                                 mutants: dict[str, SpecMutant]) -> None:
+    chosen = [mut for mut in mutants.values() if mut.target in ("hokum_conversion", "to_play")]
+    few = cases[:60]
+    whole = report_of(spec, run_spec_mutants(spec, few, profiles=("literal",), mutants=chosen),
+                      2)
+    parts = []
+    for k in (1, 2, 3):
+        run = run_spec_mutants(spec, few, profiles=("literal",), mutants=chosen,
+                               shard=Shard(k, 3))
+        parts.append((f"shard {k}", from_json(json.loads(json.dumps(to_json(
+            report_of(spec, run, 2)))), f"shard {k}")))
+    merged = merge(parts)
+    assert [(r.id, r.verdicts) for r in merged.rows] == \
+        [(r.id, r.verdicts) for r in whole.rows]
+    assert merged.shards == ["1/3", "2/3", "3/3"]
+    with pytest.raises(MergeError, match="3/3 missing"):
+        merge(parts[:2])
+    with pytest.raises(MergeError, match="also in"):
+        merge([parts[0], parts[0]])
+    other = dataclasses.replace(parts[1][1], spec_digest="0" * 16)
+    with pytest.raises(MergeError, match="its spec"):
+        merge([parts[0], ("other", other), parts[2]])
+
+
+def test_a_shard_is_read_as_k_of_n() -> None:
+    assert Shard.parse("2/8") == Shard(2, 8)
+    for bad in ("0/2", "3/2", "2", "a/b"):
+        with pytest.raises(ValueError, match="--shard"):
+            Shard.parse(bad)
+
+
+def test_the_command_says_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                        ) -> None:
+    assert cli_main(["conform", "mutants", "--spec", "--shard", "0/2"]) == 2
+    assert "K must be between 1 and N" in capsys.readouterr().out
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something else"}', encoding="utf-8")
+    assert cli_main(["conform", "mutants", "--spec", "--merge", str(bad)]) == 2
+    assert "not a spec mutation report" in capsys.readouterr().out
+    assert cli_main(["conform", "mutants", "--shard", "1/2"]) == 2
+    assert "goes with --spec" in capsys.readouterr().out
+
+
+def test_the_command_runs_a_few_mutants_and_writes_its_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report.json"
+    status = cli_main(["conform", "mutants", "--spec", "--only", "hokum_conversion/*",
+                       "--profile", "literal", "--games", "0", "--target", "0",
+                       "--json", str(out)])
+    text = capsys.readouterr().out
+    assert status == 0, text
+    assert "spec mutants by operator" in text and "profile literal: kill rate" in text
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["profiles"] == ["literal"]
+    assert all(row["target"] == "hokum_conversion" for row in data["mutants"])
+    assert data["kill_rate"]["literal"] > 0.5
+
