@@ -159,7 +159,7 @@ def test_a_mutant_of_no_catalogue_is_killed_by_the_pack(
     assert verdict.status == KILLED and len(verdict.killed_by) == 2, verdict
     # made by hand, from no list at all: the trick goes to the LOWEST trump (PLAY.3 broken)
     rule = live.spec.rule("trick_winner")
-    top = next(n for n in _walk_calls(rule) if n.func.name == "max")
+    top = next(n for n in _walk_calls(rule) if isinstance(n.func, m.Name) and n.func.name == "max")
     lowest = rebuilt(rule, top, dataclasses.replace(top, func=m.Name("min", top.func.pos)))
     hand_made = SpecMutant("hand-made", "extreme", "rule", "trick_winner", ("PLAY.3",), (),
                            top.pos, "the lowest trump wins", rule=lowest)
@@ -210,6 +210,7 @@ def test_z3_proves_an_equal_formula_and_refutes_a_changed_one(
     times = next(n for n in _binops(rule.body) if n.op == "//" and isinstance(n.left, m.BinOp)
                  and n.left.op == "*")
     pos = times.pos
+    assert isinstance(times.left, m.BinOp)
     same = rebuilt(rule, times, m.BinOp("//", times.left.left, m.IntLit(5, pos), pos))
     mut = SpecMutant("same", "arithmetic", "rule", "sun_conversion", ("SCORE.7",), (), pos,
                      "b * 2 // 10 into b // 5", rule=same)
