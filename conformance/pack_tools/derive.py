@@ -24,12 +24,21 @@ or a pass-only turn) differs, `then` for the further rounds, `expect`, and
 `capabilities` when the script needs other parts of the game there (`case_needs`).
 Each alternative is then checked as `baloot conform pins` checks a case: played from
 every profile under its pins, and under every reading of every variant it leaves out
-(one at a time); one that fails anywhere depends on a variant it does not pin and is
-dropped (counted in the report).
+(one at a time); its pins are made minimal as `baloot conform pins --fix` makes a
+case's: a variant it turns out to depend on is pinned too (first, where it fails from
+another profile, the readings it was recorded in where the profiles differ; then those
+it does not need are dropped); one that holds under no pins is dropped (named in the
+report). The same alternative found from two profiles is written once.
+
+A hokum double is played in the form the A10 reading asks: `double` under
+double_and_four and any_raise, `double closed` (the double that locks, as a plain one
+does under those two) under doubler_chooses and doubler_chooses_bidder_opens; the
+alternative's script then says so (`double open` has no counterpart, and stays).
 
 Witnesses (`explored.json`, written by `baloot explore`) and regression snapshots (the
 golden playthroughs, written by `baloot conform golden`) are their generators' to
-write and are left alone; `with_alternatives` is what a generator would call.
+write, and `derive` leaves them alone; `derived_alternatives` is what a generator would
+call.
 """
 
 from __future__ import annotations
@@ -54,12 +63,21 @@ from baloot.conformance.harness.pack import (
     case_from_json,
     file_label,
     read_json,
+    seated,
 )
 from baloot.conformance.harness.runner import CaseFailed, Runner
 from baloot.conformance.harness.variants import Register
 from baloot.conformance.pack_tools.case_needs import annotated, case_needs
 from baloot.conformance.pack_tools.pins import PinChecker, map_with_checker
 from baloot.conformance.pack_tools.pins_fix import file_style, minimal_pins
+
+# A10 reading -> the form of a hokum double that locks the round (PROTOCOL.md, "Raising":
+# a plain double locks it under double_and_four and any_raise, `double closed` under
+# the two readings where the doubler chooses; `double open` has no counterpart).
+DOUBLE_VARIANT = "locked_round"
+DOUBLE_FORMS = {"double_and_four": "double", "any_raise": "double",
+                "doubler_chooses": "double closed",
+                "doubler_chooses_bidder_opens": "double closed"}
 
 # At most this many combinations of readings are played per case, the nearest a profile
 # first: a case pinning many variants has tens of thousands, most of them far from any
@@ -83,6 +101,18 @@ class _Recorder(Runner):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.records: list[tuple[str, str, Any]] = []  # (where, what, value)
+        self.double_form: str | None = None  # the form of a hokum double to play (A10)
+
+    def _apply_as(self, seat: int, action: str, where: str) -> None:
+        # A hokum double is `double` under some A10 readings and `double closed` (the double
+        # that locks, as the plain one does there) under the others: the script's double is
+        # played in the form the readings ask, and the alternative's script says so.
+        if self.double_form and action in DOUBLE_FORMS.values() and action != self.double_form:
+            contract = self._state().get("contract")
+            if isinstance(contract, dict) and contract.get("kind") == "hokum":
+                action = self.double_form
+                self.records.append((where, "action", seated(seat, action)))
+        super()._apply_as(seat, action, where)
 
     def _record(self, where: str, value: Any, what: str = "subset") -> None:
         if _MISSING in json.dumps(value):
@@ -188,6 +218,7 @@ def _record(checker: PinChecker, recorder: _Recorder, case: Case, readings: dict
     noting.forget()
     noting.noting = True
     recorder.records = []
+    recorder.double_form = DOUBLE_FORMS.get(readings.get(DOUBLE_VARIANT, ""))
     try:
         outcome = recorder.run_case(probe)
     finally:
@@ -229,7 +260,10 @@ def _replaced(raw: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
         new, changed = [], False
         for index, step in enumerate(steps):
             at = f"{where}[{index}]"
-            if at in values and isinstance(step, dict):
+            if at in values and isinstance(step, str):  # a double in another form
+                new.append(values[at])
+                changed = True
+            elif at in values and isinstance(step, dict):
                 ((key, _),) = step.items()
                 new.append({key: values[at]})
                 changed = True
@@ -303,7 +337,9 @@ def _differences(records: Records, primary: dict[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for where, what, value in records:
         own = primary.get(where)
-        if what == "legal":
+        if what == "action":  # a step played in another form
+            same = False
+        elif what == "legal":
             same = isinstance(own, dict) and sorted(own.get("actions", [])) == value[
                 "actions"] and own.get("player") == value.get("player")
         elif what == "equal":
@@ -336,7 +372,7 @@ def derive_case(checker: PinChecker, raw: dict[str, Any], file: str) -> Derivati
     kept_raw = [a for a in raw.get("alternatives", []) if a.get("origin") == HAND_WORKED]
     kept = [alternative_from_json(a).requires for a in kept_raw]
     found = Derivation(case.id, list(kept_raw))
-    if not case.pins or case.origin != HAND_WORKED:
+    if not case.pins:
         return found
     variants = [v for v in register.variants if v in case.pins]
     points, total = _combinations(case, register, variants, kept)
@@ -466,6 +502,14 @@ def with_alternatives(raw: dict[str, Any], alternatives: list[dict[str, Any]]
     if alternatives and "alternatives" not in out:
         out["alternatives"] = alternatives
     return out
+
+
+def derived_alternatives(raw: dict[str, Any], file: str, register: Register
+                         ) -> list[dict[str, Any]]:
+    """The `alternatives` of one case (its hand-worked ones, then those derived), for a
+    generator of case files to write (`baloot explore`'s witnesses could, as they take
+    their pins from `pins_fix.minimal_requires`)."""
+    return derive_case(PinChecker(register, list(register.profiles)), raw, file).alternatives
 
 
 def derivable(raw: Any) -> bool:

@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from rich.markup import escape
 
 from baloot.conformance.harness.pack import (
@@ -90,7 +91,10 @@ def run_needs(args: argparse.Namespace) -> int:
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 readable[at, index] = repr(exc)
     cases = [c for c in readable.values() if isinstance(c, Case)]
-    found_all = iter(replay_needs(cases, register, args.needs_jobs or os.cpu_count() or 1))
+    # each case, then each of its alternatives played as a case (CASES.md)
+    played = [c for case in cases for c in
+              (case, *(case.alternative(i) for i in range(len(case.alternatives))))]
+    found_all = iter(replay_needs(played, register, args.needs_jobs or os.cpu_count() or 1))
     for at, (path, label, data) in enumerate(files):
         if data is None:
             console.print(f"[red]error[/] {escape(label)}: not a case file "
@@ -107,6 +111,9 @@ def run_needs(args: argparse.Namespace) -> int:
                 new_cases.append(raw)
                 continue
             found = next(found_all)
+            for index in range(len(case.alternatives)):
+                differences += _alternative_differs(console, label, case, raw, index,
+                                                    next(found_all))
             if found.problem:
                 console.print(f"[red]error[/] {escape(label)}: {escape(case.id)}: the script "
                               f"does not play through on the reference: {escape(found.problem)}")
@@ -130,6 +137,26 @@ def run_needs(args: argparse.Namespace) -> int:
         return 1
     console.print("every case names its seats, pass-only turns and capabilities")
     return 0
+
+
+def _alternative_differs(console: Console, label: str, case: Case, raw: dict[str, Any],
+                         index: int, found: CaseNeeds) -> int:
+    """Print how alternative `index` of a case differs from its replay (its seats, pass-only
+    turns and capabilities, played as a case); how many differences. `--fix` leaves
+    alternatives to `baloot conform derive` (derived ones) or to their authors."""
+    alt = raw["alternatives"][index]
+    where = f"{escape(label)}: {escape(case.id)}: alternatives[{index}]"
+    if found.problem:
+        console.print(f"[red]error[/] {where}: the script does not play through on the "
+                      f"reference under its pins: {escape(found.problem)}")
+        return 1
+    as_case = {k: v for k, v in raw.items() if k != "alternatives"}
+    as_case.update({k: alt[k] for k in ("actions", "then", "capabilities") if k in alt})
+    found_lines = needs_differ(case.alternative(index), as_case, found)
+    for difference in found_lines:
+        console.print(f"{where}: {escape(difference)} (`baloot conform derive` writes derived "
+                      "alternatives)")
+    return len(found_lines)
 
 
 def replay_needs(cases: list[Case], register: Register, jobs: int) -> Iterator[CaseNeeds]:
