@@ -2,8 +2,9 @@
 
 Each game is dealt from a seeded deck by a seeded dealer, under a profile with
 the mutant's readings pinned, and played by seeded random choices among the
-reference's legal actions (every other game by an eager player, who calls,
-raises and declares more often than a uniform one), for one round (and a second deal when the first
+reference's legal actions (in one game of three uniformly, in the others by
+players who bid hokum and raise, or bid sun, and declare more often than they
+pass), for one round (and a second deal when the first
 round ends before the game does, so that the next dealer and the totals are
 reached). The reference plays first and every step is noted as the protocol
 shows it: the legal actions, the state and the result of the last round. The mutant then plays the
@@ -75,16 +76,28 @@ def _record(game: Any) -> tuple[int | None, list[str], dict[str, Any], dict[str,
             result_fields(game.round_result()))
 
 
-def _pick(legal: list[str], rng: random.Random, eager: bool) -> str:
-    """A random legal action; an eager player takes a call, raise or declaration four times
-    as often as a pass or a card, so that the rarer paths of the rules are played."""
-    if not eager:
+def _pick(legal: list[str], rng: random.Random, style: int) -> str:
+    """A random legal action. Style 0 picks uniformly; style 1 bids hokum, never sun or
+    ashkal, and raises, declares and calls more than it passes (the raises of a sun round
+    are gated); style 2 bids sun and declares; so the rarer paths of the rules are
+    played."""
+    if style == 0:
         return legal[int(rng.random() * len(legal))]
-    weights = [1 if a == "pass" or a.startswith("play ") else 4 for a in legal]
-    return rng.choices(legal, weights)[0]
+
+    def weight(action: str) -> int:
+        if action == "pass" or action.startswith("play "):
+            return 1
+        if action.startswith(("sun", "ashkal")):
+            return 0 if style == 1 else 4
+        if action.startswith("hokum"):
+            return 4 if style == 1 else 1
+        return 4
+
+    weights = [weight(a) for a in legal]
+    return rng.choices(legal, weights)[0] if any(weights) else legal[0]
 
 
-def _play_reference(g: _Game, rng: random.Random, eager: bool = False) -> list[Step]:
+def _play_reference(g: _Game, rng: random.Random, style: int = 0) -> list[Step]:
     game = new_game(profile=g.profile, overrides=g.overrides, dealer=g.dealer, deck=g.deck)
     steps: list[Step] = []
     dealt_again = False
@@ -98,7 +111,7 @@ def _play_reference(g: _Game, rng: random.Random, eager: bool = False) -> list[S
                 continue
             steps.append(Step(seat, legal, state, result, None))
             break
-        action = _pick(legal, rng, eager)
+        action = _pick(legal, rng, style)
         steps.append(Step(seat, legal, state, result, action))
         game.apply(action)
     return steps
@@ -146,7 +159,7 @@ def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
                   shuffled_deck(rng.randrange(10**9)))
         choices = random.Random(rng.randrange(10**9))
         try:
-            steps = _play_reference(g, choices, eager=number % 2 == 1)
+            steps = _play_reference(g, choices, style=number % 3)
         except (IllegalAction, ValueError):
             continue  # a pinned reading the setup cannot start from: no game to compare
         with live.playing(mutant):

@@ -22,7 +22,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from baloot.conformance.harness.pack import Case
 from baloot.conformance.harness.terminal import console as make_console
+from baloot.conformance.mutants.causes import GROUND, second_causes
 from baloot.conformance.mutants.live import LiveSpec
 from baloot.conformance.mutants.operators import SpecMutant, spec_mutants
 from baloot.conformance.mutants.run import PackError, load_cases
@@ -56,6 +58,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        help="seeded random games per survivor, to find a witness (default 24)")
     group.add_argument("--write-cases", type=Path, metavar="DIR",
                        help="write a case for each survivor's witness into DIR")
+    group.add_argument("--causes", action="store_true",
+                       help="one cause per case: list the cases killed by mutants of rules "
+                       "they do not cite (needs --kills 0); exit 1 when there is one")
     group.add_argument("--target", type=float, default=98.0,
                        help="the kill rate, in percent, each profile must reach (default 98)")
 
@@ -83,6 +88,14 @@ def run_spec_command(args: argparse.Namespace) -> int:
         console.print(f"baloot conform mutants --spec: {exc}", markup=False, highlight=False)
         return 2
     print_report(console, report)
+    second = 0
+    if args.causes:
+        try:
+            second = print_causes(console, report, load_cases(args.mutant_cases)[1])
+        except ValueError as exc:
+            console.print(f"baloot conform mutants --spec --causes: {exc}", markup=False,
+                          highlight=False)
+            return 2
     if args.mutant_json:
         args.mutant_json.write_text(json.dumps(to_json(report), indent=1) + "\n",
                                     encoding="utf-8")
@@ -91,7 +104,28 @@ def run_spec_command(args: argparse.Namespace) -> int:
         console.print(f"target missed: profile {profile}: {100 * report.kill_rate(profile):.1f}% "
                       f"of the mutants not proven equivalent killed, under {args.target:g}%",
                       highlight=False)
-    return 1 if short else 0
+    return 1 if short or second else 0
+
+
+def print_causes(console: Console, report: SpecReport, cases: list[Case]) -> int:
+    """The cases with a second cause, under each profile; how many there are."""
+    table = Table(title="cases killed by mutants of rules they do not cite")
+    for column in ("profile", "case", "cites", "also killed by mutants of", "their clauses"):
+        table.add_column(column, overflow="fold")
+    flagged: set[str] = set()
+    for profile in report.profiles:
+        for cause in second_causes(report, cases, profile):
+            flagged.add(cause.case)
+            table.add_row(profile, cause.case, ", ".join(cause.cited), cause.rule,
+                          ", ".join(cause.clauses))
+    if flagged:
+        console.print(table)
+    counted = {r for row in report.rows for v in row.verdicts.values() for r in v["killed_by"]}
+    console.print(f"one cause per case: {len(counted) - len(flagged & counted)} of "
+                  f"{len(counted)} case(s) that kill a mutant are killed only by mutants of "
+                  f"rules they cite (or of the ground: {', '.join(sorted(GROUND))}); "
+                  f"{len(flagged)} have a second cause", highlight=False)
+    return len(flagged)
 
 
 def _read(path: Path) -> SpecReport:
