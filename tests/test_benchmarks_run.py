@@ -89,3 +89,10 @@ def test_suite_time_reads_the_summary_rows() -> None:
     row = bench.SUMMARY_ROW.match("│ pack: lint                        │ passed │     1.7 │")
     assert row is not None and row["step"] == "pack: lint" and row["seconds"] == "1.7"
     assert bench.SUMMARY_ROW.match("│ invariants: z3 proofs │ skipped: --skip │  │") is None
+
+
+def test_spec_mutation_benchmark_runs_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load("spec_mutation")
+    assert bench.main(["--mutants", "1", "--seed", "3"]) == 0  # the verdicts agree
+    out = capsys.readouterr().out
+    assert "| in process (spec-wide) |" in out and "ratio, built and served" in out
