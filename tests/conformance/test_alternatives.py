@@ -32,6 +32,8 @@ AFTER_SUN: dict[str, Any] = {"actions": ["0: sun"],
                              "requires": {"sun_overcall": "last_caller_wins"}}
 EARLIER: dict[str, Any] = {"origin": "hand_worked",
                            "requires": {"sun_overcall": "earlier_seat_priority"},
+                           # a legal set of `pass` alone: only an engine asking such turns
+                           "capabilities": ["pass_only_turns"],
                            "expect": {"player": 1, "actions": ["pass"]}}
 # federation plays earlier_seat_priority; one reading per variant (no `readings`)
 FEDERATION_ONLY = {"profile": "federation", "readings": None}
@@ -236,3 +238,20 @@ def test_derive_files_must_match(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["conform", "derive", "--cases", str(pack), "--files", "*/cases.json",
                  "--check"]) == 2
     assert "--files matches no case file: */cases.json" in capsys.readouterr().out
+
+
+def test_needs_replays_each_alternative(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # under sun_ends_bidding nobody answers the sun: seat 1's pass is not asked for
+    ends = {"origin": "hand_worked", "requires": {"sun_overcall": "sun_ends_bidding"},
+            "actions": ["0: sun", "1: pass"], "expect": {"player": 1, "actions": ["pass"]}}
+    good = write_pack(tmp_path / "good", [_case(alternatives=[EARLIER])])
+    assert main(["conform", "needs", "--cases", str(good), "--jobs", "1"]) == 0
+    no_capability = {k: v for k, v in EARLIER.items() if k != "capabilities"}
+    bad = write_pack(tmp_path / "bad", [_case(alternatives=[no_capability, ends])])
+    capsys.readouterr()
+    assert main(["conform", "needs", "--cases", str(bad), "--jobs", "1"]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("after-sun: alternatives[0]: capabilities [] but the script needs "
+            "['pass_only_turns']") in out
+    assert "after-sun: alternatives[1]: the script does not play through" in out
