@@ -89,7 +89,9 @@ def case_of(live: LiveSpec, witness: Witness, mutant: SpecMutant, case_id: str
         check = witness.after
     first, then = _scripts(steps)
     actual = witness.actual if witness.what == "state" else None
-    legal = {"player": check.seat, "actions": sorted(check.legal)}
+    legal: dict[str, Any] = {"actions": sorted(check.legal)}
+    if check.seat is not None:  # none to act (the round or game over): no player to check
+        legal = {"player": check.seat, **legal}
     state = _state_check(check.state, actual)
     result = None if check.result is None else \
         {k: check.result[k] for k in RESULT_FIELDS if k in check.result}
@@ -160,7 +162,8 @@ def write_cases(live: LiveSpec, witnesses: list[Witness], mutants: dict[str, Spe
         needs = case_needs(case_from_json(raw, CASE_FILE), register)
         if needs.steps is None:
             continue
-        written.append(annotated(raw, needs))
+        # the seats known, some pins may go: `if_asked` steps hold under more readings
+        written.append(with_minimal_requires(annotated(raw, needs), CASE_FILE, register))
     (folder / CASE_FILE).write_text(json.dumps({"cases": written}, indent=1) + "\n",
                                     encoding="utf-8")
     manifest = folder / "pack.json"
