@@ -12,7 +12,9 @@ parts that only that capability could show left out:
   out of the expected state (a case that raises, or checks a raising turn,
   needs the capability);
 - without `raise_triple`, `raise_four`, `raise_gahwa` or `ashkal`, those
-  actions are left out of the expected legal sets;
+  actions are left out of the expected legal sets; without `raise_gahwa`, a
+  four ends the raising, so the pass that answers a four (the bidder's turn to
+  call gahwa) is left out of the expected `raises`;
 - without `game_score`, `totals`, `game_over` and `winner` are left out of the
   expected results, and `totals` out of the expected state;
 - without `pass_only_turns`, the (optional) `bids` are left out of the expected
@@ -54,6 +56,7 @@ class CapabilityView:
         self.dropped_words = {word for cap, word in _ACTION_WORDS.items() if cap in missing}
         self.dropped_state = {f for cap in missing for f in _STATE_FIELDS.get(cap, ())}
         self.dropped_result = {f for cap in missing for f in _RESULT_FIELDS.get(cap, ())}
+        self.no_gahwa = "raise_gahwa" in missing
 
     def keeps_action(self, action: str) -> bool:
         """Is a scripted action sent? (Only `declare` steps are ever left out: the other
@@ -64,7 +67,22 @@ class CapabilityView:
         return [a for a in actions if a.split(" ", 1)[0] not in self.dropped_words]
 
     def state(self, expected: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in expected.items() if k not in self.dropped_state}
+        kept = {k: v for k, v in expected.items() if k not in self.dropped_state}
+        if self.no_gahwa and isinstance(kept.get("raises"), list):
+            kept["raises"] = _without_gahwa_turn(kept["raises"])
+        return kept
 
     def result(self, expected: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in expected.items() if k not in self.dropped_result}
+
+
+def _without_gahwa_turn(raises: list[Any]) -> list[Any]:
+    """The raises with every pass that answers a four left out (the gahwa turn)."""
+    kept: list[Any] = []
+    for entry in raises:
+        answers_four = bool(kept) and isinstance(kept[-1], dict) and \
+            kept[-1].get("action") == "four"
+        if answers_four and isinstance(entry, dict) and entry.get("action") == "pass":
+            continue
+        kept.append(entry)
+    return kept

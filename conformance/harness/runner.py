@@ -352,7 +352,11 @@ class Runner:
                         break
                     self._apply_scripted(step.action, at)
             elif isinstance(step, IfAsked):
-                if self._legal()["player"] == step.seat:
+                # taken only when that seat is asked AND may make the call: an engine
+                # without the call (a gahwa, say) may have moved on to a phase where the
+                # same seat is asked something else (to lead the first trick)
+                legal = self._legal()
+                if legal["player"] == step.seat and step.action in legal["actions"]:
                     self._apply_scripted(step.action, at)
             else:
                 seat, action = split_seat(step)
