@@ -157,7 +157,8 @@ def _run(args: argparse.Namespace, spec: Spec, every: list[SpecMutant], shard: S
                           "nothing", markup=False, highlight=False)
     live = LiveSpec(spec)
     by_id = {mt.id: mt for mt in run.mutants}
-    witnesses = analyse_survivors(live, report, by_id, games=args.games)
+    witnesses = analyse_survivors(live, report, by_id, games=args.games,
+                                  jobs=max(1, args.jobs))
     if args.write_cases and witnesses:
         written = write_cases(live, witnesses, by_id, args.write_cases)
         console.print(f"{len(written)} case(s) written into {args.write_cases}",

@@ -10,7 +10,10 @@ alive.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 
 from baloot.conformance.mutants.differential import Witness, find_witness
 from baloot.conformance.mutants.equivalence import equivalence
@@ -25,26 +28,60 @@ def survivor_rows(report: SpecReport) -> list[MutantRow]:
             if r.excused is None and not all(r.killed(p) for p in report.profiles)]
 
 
+@dataclass
+class Finding:
+    """What became of one survivor: excused, a witness, or neither."""
+
+    id: str
+    excused: dict[str, str] | None = None
+    witness: Witness | None = None
+
+
+_LIVE: list[tuple[LiveSpec, dict[str, SpecMutant], tuple[str, ...], int, int]] = []
+
+
+def _analyse(item: tuple[str, tuple[str, ...]]) -> Finding:
+    """Prove one survivor equivalent, or seek its witness (in a worker, or here)."""
+    live, mutants, _, games, seed = _LIVE[0]
+    mutant_id, alive_under = item
+    mutant = mutants[mutant_id]
+    proof = equivalence(live, mutant)
+    if proof is not None:
+        return Finding(mutant_id, excused={"method": proof.method, "detail": proof.detail})
+    if games <= 0:
+        return Finding(mutant_id)
+    return Finding(mutant_id, witness=find_witness(live, mutant, alive_under, games=games,
+                                                   seed=seed))
+
+
 def analyse_survivors(live: LiveSpec, report: SpecReport, mutants: dict[str, SpecMutant], *,
-                      games: int = 24, seed: int = 0,
+                      games: int = 24, seed: int = 0, jobs: int = 1,
                       on_row: Callable[[MutantRow], None] | None = None) -> list[Witness]:
     """Excuse the survivors shown equivalent, and find a witness for the others (their
-    rows are updated in place); the witnesses found."""
+    rows are updated in place, in `jobs` processes); the witnesses found, in row order."""
+    rows = survivor_rows(report)
+    items = [(row.id, tuple(p for p in report.profiles if not row.killed(p))) for row in rows]
+    _LIVE[:] = [(live, mutants, tuple(report.profiles), games, seed)]
+    try:
+        if jobs > 1 and len(items) > 1:
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(min(jobs, len(items)), mp_context=context) as pool:
+                findings = list(pool.map(_analyse, items, chunksize=4))
+        else:
+            findings = [_analyse(item) for item in items]
+    finally:
+        _LIVE.clear()
     witnesses: list[Witness] = []
-    for row in survivor_rows(report):
-        mutant = mutants[row.id]
-        proof = equivalence(live, mutant)
-        if proof is not None:
-            row.excused = {"method": proof.method, "detail": proof.detail}
+    for row, finding in zip(rows, findings, strict=True):
+        if finding.excused is not None:
+            row.excused = finding.excused
+        elif finding.witness is not None:
+            witness = finding.witness
+            row.witness = (f"differs under {witness.profile} at step {len(witness.steps)}: "
+                           f"{witness.what}")
+            witnesses.append(witness)
         elif games > 0:
-            alive_under = tuple(p for p in report.profiles if not row.killed(p))
-            witness = find_witness(live, mutant, alive_under, games=games, seed=seed)
-            if witness is None:
-                row.probably_equivalent = True
-            else:
-                row.witness = (f"differs under {witness.profile} at step {len(witness.steps)}: "
-                               f"{witness.what}")
-                witnesses.append(witness)
+            row.probably_equivalent = True
         if on_row:
             on_row(row)
     return witnesses
