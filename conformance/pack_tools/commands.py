@@ -8,7 +8,6 @@ its cases pin the right readings and say the right seats, and its golden files.
     baloot conform needs [--fix]
     baloot conform examples [--check]
     baloot conform refusals [--check] [--synthesise]
-    baloot conform refusals [--check] [--synthesise]
     baloot conform derive [--check] [--cases DIR] [--files GLOB] [--jobs J]
 """
 
@@ -36,7 +35,6 @@ from baloot.conformance.pack_tools.examples_command import register_examples
 from baloot.conformance.pack_tools.golden import write_golden
 from baloot.conformance.pack_tools.needs_command import ON_A_COPY, register_needs
 from baloot.conformance.pack_tools.pins_report import report_pins
-from baloot.conformance.pack_tools.refusals_command import register_refusals
 from baloot.conformance.pack_tools.refusals_command import register_refusals
 from baloot.grammar.destinations import REFUSED, refusal
 from baloot.reference_impl import interpreted_only
@@ -159,7 +157,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     applicability.set_defaults(run=run_applicability)
     register_needs(sub)
     register_examples(sub)
-    register_refusals(sub)
     register_refusals(sub)
     register_derive(sub)
 
