@@ -16,7 +16,8 @@ everything the protocol requires there, as the reference shows it:
 The case is written with the readings of the witness's profile and then cut
 to minimal pins against the reference (`pins_fix.minimal_requires`), with the
 scripted seats, pass-only turns and capabilities the replay finds
-(`case_needs`). Its origin is `witness`, its clauses those of the mutated
+(`case_needs`), and carries its expectation under the other readings of its pins
+(`derive.derived_alternatives`). Its origin is `witness`, its clauses those of the mutated
 declaration, and its working lines quote those clauses and say what the
 mutant got wrong, so a reader checks the expectation against the rules.
 """
@@ -35,6 +36,7 @@ from baloot.conformance.mutants.differential import Step, Witness
 from baloot.conformance.mutants.live import LiveSpec
 from baloot.conformance.mutants.operators import SpecMutant
 from baloot.conformance.pack_tools.case_needs import annotated, case_needs
+from baloot.conformance.pack_tools.derive import derived_alternatives, with_alternatives
 from baloot.conformance.pack_tools.pins_fix import with_minimal_requires
 
 STATE_FIELDS = ("phase", "dealer", "current_player", "hands", "contract", "raises",
@@ -163,7 +165,10 @@ def write_cases(live: LiveSpec, witnesses: list[Witness], mutants: dict[str, Spe
         if needs.steps is None:
             continue
         # the seats known, some pins may go: `if_asked` steps hold under more readings
-        written.append(with_minimal_requires(annotated(raw, needs), CASE_FILE, register))
+        raw = with_minimal_requires(annotated(raw, needs), CASE_FILE, register)
+        # and its expectation under the other readings of its pins, for an engine that
+        # plays another (`baloot conform derive`)
+        written.append(with_alternatives(raw, derived_alternatives(raw, CASE_FILE, register)))
     (folder / CASE_FILE).write_text(json.dumps({"cases": written}, indent=1) + "\n",
                                     encoding="utf-8")
     manifest = folder / "pack.json"
