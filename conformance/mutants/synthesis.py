@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -46,11 +45,11 @@ RESULT_FIELDS = ("contract", "multiplier", "card_bunts", "last_trick_bunts", "pr
 CASE_FILE = "synthesised.json"
 
 
-def _case_id(mutant: SpecMutant, taken: Counter[str]) -> str:
+def case_id(mutant: SpecMutant) -> str:
+    """`synth.RULE.OPERATOR.LINE-COLUMN.N`: one id per mutant (its `#N` at that place)."""
+    number = mutant.id.rsplit("#", 1)[1]
     base = f"synth.{mutant.target}.{mutant.operator}.{mutant.pos.line}-{mutant.pos.column}"
-    base = re.sub(r"[^a-z0-9.\-]", "-", base.lower().replace("_", "-"))
-    taken[base] += 1
-    return base if taken[base] == 1 else f"{base}.{taken[base]}"
+    return re.sub(r"[^a-z0-9.\-]", "-", base.lower().replace("_", "-")) + f".{number}"
 
 
 def _scripts(upto: list[Step]) -> tuple[list[Any], list[dict[str, Any]]]:
@@ -155,11 +154,10 @@ def write_cases(live: LiveSpec, witnesses: list[Witness], mutants: dict[str, Spe
     left out."""
     register = load_register()
     folder.mkdir(parents=True, exist_ok=True)
-    taken: Counter[str] = Counter()
     written: list[dict[str, Any]] = []
     for witness in witnesses:
         mutant = mutants[witness.mutant]
-        raw = case_of(live, witness, mutant, _case_id(mutant, taken))
+        raw = case_of(live, witness, mutant, case_id(mutant))
         raw = with_minimal_requires(raw, CASE_FILE, register)
         needs = case_needs(case_from_json(raw, CASE_FILE), register)
         if needs.steps is None:
