@@ -67,6 +67,9 @@ def seated(seat: int, action: str) -> str:
     return f"{seat}: {action}"
 
 HAND_WORKED, REGRESSION_SNAPSHOT, WITNESS = "hand_worked", "regression_snapshot", "witness"
+# Found by a seeded search on the reference where a spec mutant differs from it
+# (`baloot conform mutants --spec --write-cases`), explained from the rules in `working`.
+SYNTHESISED = "synthesised"
 # The origin of an alternative expectation recorded from the reference engine
 # (`baloot conform derive`); a hand-worked one is `HAND_WORKED`.
 DERIVED = "derived"

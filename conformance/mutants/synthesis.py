@@ -17,7 +17,7 @@ The case is written with the readings of the witness's profile and then cut
 to minimal pins against the reference (`pins_fix.minimal_requires`), with the
 scripted seats, pass-only turns and capabilities the replay finds
 (`case_needs`), and carries its expectation under the other readings of its pins
-(`derive.derived_alternatives`). Its origin is `witness`, its clauses those of the mutated
+(`derive.derived_alternatives`). Its origin is `synthesised`, its clauses those of the mutated
 declaration, and its working lines quote those clauses and say what the
 mutant got wrong, so a reader checks the expectation against the rules.
 """
@@ -29,7 +29,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from baloot.conformance.harness.pack import WITNESS, case_from_json, seated
+from baloot.conformance.harness.pack import SYNTHESISED, case_from_json, seated
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.mutants.differential import Step, Witness
 from baloot.conformance.mutants.live import LiveSpec
@@ -113,7 +113,7 @@ def case_of(live: LiveSpec, witness: Witness, mutant: SpecMutant, case_id: str
         "kind": kind,
         "title": f"{mutant.target}: the {_what_is_checked(witness)} where a mutant differs",
         "clauses": clauses,
-        "origin": WITNESS,
+        "origin": SYNTHESISED,
         "requires": requires,
         "setup": {"dealer": witness.dealer, "deck": list(witness.deck)},
         "actions": first,

@@ -26,6 +26,7 @@ from typing import Any
 from baloot.conformance.harness.pack import (
     HAND_WORKED,
     REGRESSION_SNAPSHOT,
+    SYNTHESISED,
     WITNESS,
     Case,
     case_from_json,
@@ -129,7 +130,7 @@ def fixable(case: Case) -> bool:
     """Every case is rewritten: hand-worked ones here, generated ones (witnesses, golden
     playthroughs) also by their generators, which call `minimal_requires` on what they
     write, so that `--fix` and a regeneration agree."""
-    return case.origin in (HAND_WORKED, REGRESSION_SNAPSHOT, WITNESS)
+    return case.origin in (HAND_WORKED, REGRESSION_SNAPSHOT, WITNESS, SYNTHESISED)
 
 
 def minimal_requires(raw: dict[str, Any], file: str, register: Register) -> dict[str, Any]:

@@ -32,7 +32,7 @@ TOP_FILES = ("pack.json", "spec-register.json")  # data beside the cases, not ca
 LINT = "baloot conform lint"
 SNAPSHOT = "regression_snapshot"
 ORIGINS = {"hand_worked": "worked out", SNAPSHOT: "regression snapshot",
-           "witness": "witness (explorer)"}
+           "witness": "witness (explorer)", "synthesised": "synthesised (spec mutant)"}
 FOLD_OVER = 8  # a clause with more cases than this shows a count and folds the list
 
 

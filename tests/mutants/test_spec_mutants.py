@@ -240,7 +240,7 @@ def test_a_witness_becomes_a_case_that_passes_on_the_reference_and_kills_the_mut
     assert witness is not None
     raw = case_of(live, witness, mut, "synth.test.case")
     case = case_from_json(raw, "synthesised.json")
-    assert case.origin == "witness" and case.clauses == ["PLAY.3"]
+    assert case.origin == "synthesised" and case.clauses == ["PLAY.3"]
     register = load_register()
     reference = Runner(InProcessEngine(), register, profile="literal")
     assert reference.run_case(case).status == PASSED
