@@ -1,11 +1,15 @@
 """One cause per case: does a case fail only for the rules it cites?
 
 A spec-wide run that lets each mutant run every case reaching it (`--kills 0`)
-knows every case each mutant kills. A case killed by a mutant of a rule none of
-whose clauses the case cites has a second cause: an engine with that bug fails
-the case, and the case's name and clauses point elsewhere (a game-target case
-whose deal also depends on rounding). Such a case should cite that rule's
-clause, or get a deal that does not touch the rule.
+knows every case each mutant kills, and which of them it kills at a check: the
+script played through as written, and an expected legal set, state or result
+differs. A case killed at a check by a mutant of a rule none of whose clauses
+the case cites has a second cause: its expectation rests on that rule too, an
+engine with that bug fails the case, and the case's name and clauses point
+elsewhere (a game-target case whose totals also depend on rounding). Such a
+case should cite that rule's clause, or get a deal that does not touch it. A
+mutant that sends the game elsewhere (an action refused, another seat asked)
+breaks the play every case stands on, and is no second cause.
 
 Some rules are the ground every played case stands on: dealing, turn order,
 following suit, who wins a trick, what a card is worth. A case that plays
@@ -55,7 +59,7 @@ def second_causes(report: SpecReport, cases: list[Case], profile: str) -> list[S
         if not clauses or set(clauses) <= GROUND:
             continue
         clauses_of[row.target] = clauses
-        for case_id in verdict.get("killed_by", []):
+        for case_id in verdict.get("at_check", []):
             case = by_id.get(case_id)
             if case is not None and not set(case.clauses) & set(clauses):
                 found[(case_id, row.target)].append(row.id)

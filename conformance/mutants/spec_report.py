@@ -42,7 +42,7 @@ class MutantRow:
     readings: list[str]  # `variant=reading|reading` of the choose branches around it
     place: str
     description: str
-    verdicts: dict[str, dict[str, Any]]  # profile -> {status, killed_by, cases_run}
+    verdicts: dict[str, dict[str, Any]]  # profile -> {status, killed_by, at_check, cases_run}
     excused: dict[str, str] | None = None  # {method, detail}
     witness: str | None = None  # the case written from the witness, or what it showed
     probably_equivalent: bool = False
@@ -112,7 +112,7 @@ def report_of(spec: m.Spec, run: SpecRun, kills_wanted: int) -> SpecReport:
     by_id: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for v in run.verdicts:
         by_id[v.id][v.profile] = {"status": v.status, "killed_by": v.killed_by,
-                                  "cases_run": v.cases_run}
+                                  "at_check": v.at_check, "cases_run": v.cases_run}
     rows = []
     for mut in run.mutants:
         verdicts = by_id[mut.id]

@@ -47,6 +47,9 @@ class SpecVerdict:
     profile: str
     status: str  # killed, survived, or same_code (the reference's own text: never run)
     killed_by: list[str] = field(default_factory=list)
+    # of those, the cases whose script played through and failed at a check (the others
+    # went elsewhere: an action refused, another seat asked, the engine failed)
+    at_check: list[str] = field(default_factory=list)
     cases_run: int = 0
     seconds: float = 0.0
 
@@ -118,12 +121,24 @@ class PackOnMutants:
                 verdict.cases_run += 1
                 if outcome.status in (FAILED, ERRORED):
                     verdict.killed_by.append(case.id)
+                    if outcome.status == FAILED and not _off_script(outcome.message):
+                        verdict.at_check.append(case.id)
                     if kills and len(verdict.killed_by) >= kills:
                         break
         if verdict.killed_by:
             verdict.status = KILLED
         verdict.seconds = time.monotonic() - began
         return verdict
+
+
+# The runner's messages for a script that could not be played as written.
+_SCRIPT_FAILURES = ("was refused", "but the engine asks seat", "did not accept the deal",
+                    "the engine refused a start")
+
+
+def _off_script(message: str) -> bool:
+    first = message.splitlines()[0] if message else ""
+    return any(words in first for words in _SCRIPT_FAILURES)
 
 
 def _with_pins(case: Case, pins: dict[str, str]) -> Case:
