@@ -15,6 +15,7 @@ from baloot.conformance.cli import main as cli_main
 from baloot.conformance.harness.pack import Case, case_from_json
 from baloot.conformance.harness.runner import FAILED, PASSED, Runner
 from baloot.conformance.harness.variants import load_register
+from baloot.conformance.mutants.causes import second_causes
 from baloot.conformance.mutants.differential import find_witness
 from baloot.conformance.mutants.equivalence import by_enumeration, by_z3, equivalence
 from baloot.conformance.mutants.live import LiveSpec
@@ -22,6 +23,8 @@ from baloot.conformance.mutants.operators import OPERATORS, SpecMutant, rebuilt,
 from baloot.conformance.mutants.run import load_cases
 from baloot.conformance.mutants.spec_report import (
     MergeError,
+    MutantRow,
+    SpecReport,
     from_json,
     merge,
     report_of,
@@ -310,3 +313,35 @@ def test_the_command_runs_a_few_mutants_and_writes_its_report(
     assert all(row["target"] == "hokum_conversion" for row in data["mutants"])
     assert data["kill_rate"]["literal"] > 0.5
 
+
+
+# ---- one cause per case ------------------------------------------------------------------------
+
+
+def _row(index: int, target: str, clauses: list[str], killed: list[str], at_check: list[str]
+         ) -> MutantRow:
+    return MutantRow(f"{target}/x#{index}", index, "number", "rule", target, clauses, [],
+                     "spec/x.baloot:1:1", "a change",
+                     {"literal": {"status": KILLED if killed else SURVIVED,
+                                  "killed_by": killed, "at_check": at_check, "cases_run": 3}})
+
+
+def test_a_case_killed_at_a_check_by_a_rule_it_does_not_cite_has_a_second_cause(
+        cases: list[Case]) -> None:
+    target = next(c for c in cases if c.id.startswith("boundary.game_target"))
+    rounding = next(c for c in cases if "SCORE.8" in c.clauses)
+    report = SpecReport("digest", ["literal"], len(cases), 0, [
+        # hokum rounding (SCORE.8), which the game-target case does not cite, decides its
+        # totals: a second cause
+        _row(0, "hokum_conversion", ["SCORE.8"], [target.id, rounding.id],
+             [target.id, rounding.id]),
+        # who wins a trick is the ground every played case stands on
+        _row(1, "trick_winner", ["PLAY.3"], [target.id], [target.id]),
+        # a mutant that sends the game elsewhere (a refused action) is no second cause
+        _row(2, "ask_hokum_answers", ["BID.3"], [target.id], []),
+    ])
+    found = second_causes(report, cases, "literal")
+    assert [(c.case, c.rule, c.clauses) for c in found] == \
+        [(target.id, "hokum_conversion", ("SCORE.8",))]
+    with pytest.raises(ValueError, match="--kills 0"):
+        second_causes(dataclasses.replace(report, kills_wanted=2), cases, "literal")
