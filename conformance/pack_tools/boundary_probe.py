@@ -170,15 +170,16 @@ class CaseStopped(Exception):
     """The reference engine could not play a case's script through."""
 
 
-def _play(game: Any, steps: list[Step]) -> None:
+def play_steps(game: Any, steps: list[Step]) -> None:
+    """Play a script's steps (its checks aside) on the reference, in this process."""
     for step in steps:
         if isinstance(step, Repeat):
             for _ in range(step.max):
                 if game.phase != step.while_phase:
                     break
                 game.apply(step.action)
-        elif isinstance(step, IfAsked):
-            if game.current_player == step.seat:
+        elif isinstance(step, IfAsked):  # as the runner takes it: asked, and the call listed
+            if game.current_player == step.seat and step.action in game.legal_actions():
                 game.apply(step.action)
         elif isinstance(step, str):
             seat, action = split_seat(step)
@@ -192,11 +193,11 @@ def play_case(case: Case, profile: str) -> None:
     try:
         game = new_game(profile=profile, overrides=dict(case.requires) or None,
                         dealer=case.dealer, deck=case.deck, totals=case.totals)
-        _play(game, case.actions)
+        play_steps(game, case.actions)
         script: RoundScript
         for script in case.then:
             game.deal(script.deck)
-            _play(game, script.actions)
+            play_steps(game, script.actions)
     except (IllegalAction, ValueError) as exc:
         raise CaseStopped(str(exc)) from exc
 

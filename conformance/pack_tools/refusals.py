@@ -29,8 +29,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from baloot.conformance.harness.pack import Case, IfAsked, Repeat, Step, split_seat
+from baloot.conformance.harness.pack import Case
 from baloot.conformance.harness.variants import Register
+from baloot.conformance.pack_tools.boundary_probe import CaseStopped, play_steps
 from baloot.conformance.pack_tools.coverage import counts
 from baloot.conformance.pack_tools.spec_model import spec_model
 from baloot.grammar import model as m
@@ -422,28 +423,6 @@ def way_of(game: Engine, action_text: str, exc: IllegalAction) -> Refusal:
         if way.rule == exc.rule and exc.message.startswith(way.message) and way.test(where):
             return Refusal(exc.rule, exc.message, way.key)
     return Refusal(exc.rule, exc.message, None)
-
-
-class CaseStopped(Exception):
-    """The reference engine did not play a case's script through."""
-
-
-def play_steps(game: Engine, steps: list[Step]) -> None:
-    """Play a script's steps (its checks aside) on the reference."""
-    for step in steps:
-        if isinstance(step, Repeat):
-            for _ in range(step.max):
-                if game.phase != step.while_phase:
-                    break
-                game.apply(step.action)
-        elif isinstance(step, IfAsked):
-            if game.current_player == step.seat:
-                game.apply(step.action)
-        elif isinstance(step, str):
-            seat, action = split_seat(step)
-            if seat is not None and game.current_player != seat:
-                raise CaseStopped(f"{step!r}: seat {game.current_player} is to act")
-            game.apply(action)
 
 
 def refusal_of(case: Case, profile: str, readings: dict[str, str]) -> Refusal | None:

@@ -26,12 +26,12 @@ from typing import Any
 
 from baloot.conformance.harness.pack import case_from_json
 from baloot.conformance.harness.variants import Register
+from baloot.conformance.pack_tools.boundary_probe import play_steps
 from baloot.conformance.pack_tools.case_needs import annotated, case_needs
 from baloot.conformance.pack_tools.pins_fix import minimal_requires
 from baloot.conformance.pack_tools.refusals import (
     WAYS,
     Way,
-    play_steps,
     refusal_of,
     way_of,
 )
