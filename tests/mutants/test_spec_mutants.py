@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 from baloot.conformance.adapters.inprocess import InProcessEngine
 from baloot.conformance.cli import main as cli_main
-from baloot.conformance.harness.pack import Case, case_from_json
+from baloot.conformance.harness.pack import Case, case_from_json, default_pack_folder
 from baloot.conformance.harness.runner import FAILED, PASSED, Runner
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.mutants.causes import second_causes
@@ -61,7 +62,13 @@ def mutants(spec: m.Spec) -> dict[str, SpecMutant]:
 
 @pytest.fixture(scope="module")
 def cases() -> list[Case]:
-    return load_cases()[1]
+    """The pack's cases of the top-level files and the game-target boundaries: enough to
+    reach every rule these tests mutate, and quick to run on the reference first."""
+    kept = ("bidding.json", "play.json", "projects.json", "scoring.json",
+            "boundaries/game_target.json")
+    chosen = [c for c in load_cases()[1] if c.file.replace("\\", "/").endswith(kept)]
+    assert len(chosen) > 100
+    return chosen
 
 
 @pytest.fixture(scope="module")
@@ -302,9 +309,13 @@ def test_the_command_says_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFi
 def test_the_command_runs_a_few_mutants_and_writes_its_report(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "report.json"
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    for name in ("pack.json", "scoring.json"):  # a small pack: its hokum rounding cases
+        shutil.copy(default_pack_folder() / name, pack / name)
     status = cli_main(["conform", "mutants", "--spec", "--only", "hokum_conversion/*",
                        "--profile", "literal", "--games", "0", "--target", "0",
-                       "--json", str(out)])
+                       "--cases", str(pack), "--json", str(out)])
     text = capsys.readouterr().out
     assert status == 0, text
     assert "spec mutants by operator" in text and "profile literal: kill rate" in text
