@@ -9,10 +9,12 @@ other by `$id` (`urn:baloot:conformance:NAME`).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import Any
 
+import fastjsonschema
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
@@ -58,8 +60,33 @@ def validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(schema, registry=_registry())
 
 
+@cache
+def _quick(name: str) -> Callable[[Any], Any] | None:
+    """The schema compiled to Python by fastjsonschema: a first look that accepts a
+    valid instance about ten times sooner than the full validator (the pack's 3 MB of
+    cases in a tenth of the time). Its keywords are all of draft 7's, which both read
+    alike; a test holds the two to the same verdicts. None for a schema it cannot
+    compile (a reference it does not resolve as the full validator does): then only the
+    full validator looks."""
+    by_id = {schema["$id"]: schema for schema in _all_schemas().values()}
+    try:
+        compiled: Callable[[Any], Any] = fastjsonschema.compile(
+            _all_schemas()[name], handlers={"urn": lambda uri: by_id[uri.split("#")[0]]})
+    except fastjsonschema.JsonSchemaDefinitionException:
+        return None
+    return compiled
+
+
 def schema_errors(name: str, instance: Any) -> list[str]:
-    """Every way `instance` breaks schema `name`, as 'at FIELD: message' lines."""
+    """Every way `instance` breaks schema `name`, as 'at FIELD: message' lines (none when
+    the quick look accepts it; else the full validator says where and what)."""
+    quick = _quick(name)
+    if quick is not None:
+        try:
+            quick(instance)
+            return []
+        except fastjsonschema.JsonSchemaValueException:
+            pass  # the full validator below names every place, the quick one only the first
     found = []
     for error in sorted(validator(name).iter_errors(instance), key=lambda e: list(e.path)):
         where = "/".join(str(p) for p in error.absolute_path) or "(top)"
