@@ -65,7 +65,10 @@ def _dropped(value: Any, path: tuple[Any, ...]) -> Any:
 
 def _broken_files(rng: random.Random) -> Iterator[dict[str, Any]]:
     files = case_files(default_pack_folder())
-    for path in files:
+    for index, path in enumerate(files):
+        if index % 3:  # a third of the files broken, every file whole
+            yield json.loads(path.read_text(encoding="utf-8"))
+            continue
         data = json.loads(path.read_text(encoding="utf-8"))
         yield data
         cases = data["cases"]
@@ -85,7 +88,7 @@ def test_the_quick_look_and_the_full_validator_agree_on_cases_whole_and_broken()
         quick, full = _quick_accepts("case-file", instance), _full_accepts("case-file", instance)
         assert quick == full, json.dumps(instance)[:400]
         seen[full] += 1
-    assert seen[True] > 100 and seen[False] > 1000, seen
+    assert seen[True] > 100 and seen[False] > 300, seen
 
 
 def test_the_case_file_schema_compiles_for_the_quick_look() -> None:
