@@ -28,20 +28,18 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from unittest import mock
 
 from baloot.conformance.harness.engine_process import EngineProcess
 from baloot.conformance.harness.runner import ERRORED, FAILED, Runner
 from baloot.conformance.harness.variants import load_register
-from baloot.conformance.mutants.build import MUTANT_PACKAGE, runtime_dir
+from baloot.conformance.mutants.build import MUTANT_PACKAGE, generate_unformatted, runtime_dir
 from baloot.conformance.mutants.catalogue import RUNTIME_FILES
 from baloot.conformance.mutants.live import LiveSpec
 from baloot.conformance.mutants.operators import SpecMutant, spec_mutants
-from baloot.conformance.mutants.run import load_cases
-from baloot.conformance.mutants.spec_run import KILLED, PackOnMutants, _with_pins
+from baloot.conformance.mutants.run import load_cases, with_pins
+from baloot.conformance.mutants.spec_run import KILLED, PackOnMutants
 from baloot.conformance.pack_tools.spec_model import spec_model
 from baloot.grammar import model as m
-from baloot.grammar.generate import generate
 
 TARGET_SECONDS = 15 * 60
 CORES = 2
@@ -57,14 +55,11 @@ def mutated_spec(spec: m.Spec, mutant: SpecMutant) -> m.Spec | None:
 
 def built_and_served(spec: m.Spec, mutant: SpecMutant, pack: PackOnMutants) -> bool:
     """Generate the mutant's engine on disk, serve it in a process, run its cases."""
-    import black
-
     changed = mutated_spec(spec, mutant)
     assert changed is not None
     home = Path(tempfile.mkdtemp(prefix="spec-mutant-"))
     try:
-        with mock.patch.object(black, "format_str", lambda text, mode=None: text):
-            files = generate(changed)
+        files = generate_unformatted(changed)
         target = home / MUTANT_PACKAGE
         target.mkdir()
         for name, text in files.items():
@@ -75,9 +70,10 @@ def built_and_served(spec: m.Spec, mutant: SpecMutant, pack: PackOnMutants) -> b
                 str(home)]
         runner = Runner(EngineProcess(argv), load_register(), profile=pack.profile)
         kills = 0
+        pins = tuple(mutant.pins().items())
         try:
             for case in pack.selected(mutant):
-                if runner.run_case(_with_pins(case, mutant.pins())).status in (FAILED, ERRORED):
+                if runner.run_case(with_pins(case, pins)).status in (FAILED, ERRORED):
                     kills += 1
                     if kills >= 2:
                         break

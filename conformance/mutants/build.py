@@ -30,6 +30,7 @@ from unittest import mock
 from baloot.conformance.mutants.catalogue import MUTANTS, RUNTIME_FILES, Mutant
 from baloot.grammar.errors import SpecError
 from baloot.grammar.generate import default_out_dir, generate
+from baloot.grammar.model import Spec
 
 # Every build is a package of this name in a folder of its own, which the mutant
 # adapter puts on its path and imports (`mutants/adapter.py`).
@@ -126,6 +127,11 @@ def generate_files(spec_folder: Path) -> dict[str, str]:
         spec = load_spec(spec_folder, coverage=False)
     except SpecError as exc:
         raise MutationError(f"the patched spec does not check:\n{exc}") from None
+    return generate_unformatted(spec)
+
+
+def generate_unformatted(spec: Spec) -> dict[str, str]:
+    """The engine modules of a spec model, as the generator writes them but unformatted."""
     # The generator formats each module with black, which costs ten times the rest of
     # the generation; a mutant is a throwaway build, so its modules stay unformatted
     # (black changes the layout only, never the meaning).

@@ -19,7 +19,7 @@ excuses nothing (`equivalence.py` proves or does not).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from baloot.conformance.adapters.reference_adapter import result_fields, state_fields
@@ -66,7 +66,6 @@ class _Game:
     dealer: int
     deck: list[str]
     second_deck: list[str]
-    picks: list[float] = field(default_factory=list)
 
 
 def _record(game: Any) -> tuple[int | None, list[str], dict[str, Any], dict[str, Any] | None]:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from baloot.grammar import model as m
+from baloot.grammar.walk import children
 
 OPERATORS = (
     "comparison", "arithmetic", "number", "truth", "connective", "negation", "condition",
@@ -211,8 +212,10 @@ class _Sites:
             yield from self.expr(e.element, readings)
             self.locals = inner
             return
-        for child in _expr_children(e):
-            yield from self.expr(child, readings)
+        for child in children(e):  # a call's name has no site; a keyword, its value
+            value = child.value if isinstance(child, m.KeywordArg) else child
+            assert not isinstance(value, m.Stmt | m.CompFor | m.CompIf)  # no such child here
+            yield from self.expr(value, readings)
 
     def expr_alternatives(self, e: m.Expr) -> list[Alternative]:
         pos = e.pos
@@ -293,27 +296,6 @@ class _Sites:
         if isinstance(e, m.Call) and isinstance(e.func, m.Name):
             return e.func.name in ("len", "sum", "abs", "max", "min")
         return False
-
-
-def _expr_children(e: m.Expr) -> Iterator[m.Expr]:
-    if isinstance(e, m.BinOp):
-        yield from (e.left, e.right)
-    elif isinstance(e, m.UnaryOp):
-        yield e.operand
-    elif isinstance(e, m.IfExpr):
-        yield from (e.condition, e.then, e.otherwise)
-    elif isinstance(e, m.FieldOf):
-        yield e.base
-    elif isinstance(e, m.Index):
-        yield from (e.base, e.key)
-    elif isinstance(e, m.Call):
-        yield from e.args
-        yield from (kw.value for kw in e.kwargs)
-    elif isinstance(e, m.WithUpdate):
-        yield e.base
-        yield from (u.value for u in e.updates)
-    elif isinstance(e, m.ListLit):
-        yield from e.items
 
 
 # ---- every mutant ---------------------------------------------------------------------------

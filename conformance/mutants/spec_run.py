@@ -19,11 +19,9 @@ over processes, and the JSON of shards merges into one report
 
 from __future__ import annotations
 
-import dataclasses
 import multiprocessing
-import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -33,8 +31,8 @@ from baloot.conformance.harness.runner import ERRORED, FAILED, PASSED, Runner
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.mutants.live import LiveSpec, recording
 from baloot.conformance.mutants.operators import SpecMutant, spec_mutants
+from baloot.conformance.mutants.run import with_pins
 from baloot.grammar import model as m
-from baloot.reference_impl.rule_swap import clear_caches
 
 KILLED, SURVIVED, SAME_CODE = "killed", "survived", "same_code"
 
@@ -86,8 +84,7 @@ class PackOnMutants:
         self.cases: list[Case] = []
         for case in cases:
             noted: set[str] = set()
-            with recording(live.spec, noted):
-                clear_caches()
+            with recording(live.spec, noted):  # which clears the kept results first
                 status = self.runner.run_case(case).status
             if status == PASSED:
                 self.cases.append(case)
@@ -114,10 +111,10 @@ class PackOnMutants:
         if self.live.same_code(mutant):
             verdict.status = SAME_CODE
             return verdict
-        pins = mutant.pins()
+        pins = tuple(mutant.pins().items())
         with self.live.playing(mutant):
             for case in self.selected(mutant):
-                outcome = self.runner.run_case(_with_pins(case, pins))
+                outcome = self.runner.run_case(with_pins(case, pins))
                 verdict.cases_run += 1
                 if outcome.status in (FAILED, ERRORED):
                     verdict.killed_by.append(case.id)
@@ -139,12 +136,6 @@ _SCRIPT_FAILURES = ("was refused", "but the engine asks seat", "did not accept t
 def _off_script(message: str) -> bool:
     first = message.splitlines()[0] if message else ""
     return any(words in first for words in _SCRIPT_FAILURES)
-
-
-def _with_pins(case: Case, pins: dict[str, str]) -> Case:
-    """The case with the mutant's readings pinned where it leaves their variants open."""
-    added = {v: r for v, r in pins.items() if v not in case.requires}
-    return dataclasses.replace(case, requires={**case.requires, **added}) if added else case
 
 
 # ---- a whole run, in processes ---------------------------------------------------------------
@@ -191,8 +182,7 @@ class SpecRun:
 
 def run_spec_mutants(spec: m.Spec, cases: list[Case], *, profiles: Iterable[str],
                      mutants: list[SpecMutant] | None = None, shard: Shard | None = None,
-                     jobs: int = 1, kills: int = 2,
-                     on_verdicts: Callable[[list[SpecVerdict]], None] | None = None) -> SpecRun:
+                     jobs: int = 1, kills: int = 2) -> SpecRun:
     """Run the cases on every spec mutant (or the shard's part of them) under each profile."""
     global _WORK
     began = time.monotonic()
@@ -209,18 +199,13 @@ def run_spec_mutants(spec: m.Spec, cases: list[Case], *, profiles: Iterable[str]
     try:
         if jobs == 1:
             for chunk in chunks:
-                found = _run_ids(chunk)
-                verdicts += found
-                if on_verdicts:
-                    on_verdicts(found)
+                verdicts += _run_ids(chunk)
         else:
             _packs()  # the reference's runs once, before the workers fork
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(jobs, mp_context=context) as pool:
                 for found in pool.map(_run_ids, chunks):
                     verdicts += found
-                    if on_verdicts:
-                        on_verdicts(found)
         packs = _packs()
         failures = {p: packs[p].reference_failures for p in profiles}
         count = len(packs[profiles[0]].cases) if profiles else 0
@@ -229,6 +214,3 @@ def run_spec_mutants(spec: m.Spec, cases: list[Case], *, profiles: Iterable[str]
         _PACKS.clear()
     return SpecRun(verdicts, chosen, profiles, count, failures, time.monotonic() - began, shard)
 
-
-def default_jobs() -> int:
-    return os.cpu_count() or 1

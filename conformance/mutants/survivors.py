@@ -11,7 +11,6 @@ alive.
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -37,12 +36,12 @@ class Finding:
     witness: Witness | None = None
 
 
-_LIVE: list[tuple[LiveSpec, dict[str, SpecMutant], tuple[str, ...], int, int]] = []
+_LIVE: list[tuple[LiveSpec, dict[str, SpecMutant], int, int]] = []  # inherited by the pool
 
 
 def _analyse(item: tuple[str, tuple[str, ...]]) -> Finding:
     """Prove one survivor equivalent, or seek its witness (in a worker, or here)."""
-    live, mutants, _, games, seed = _LIVE[0]
+    live, mutants, games, seed = _LIVE[0]
     mutant_id, alive_under = item
     mutant = mutants[mutant_id]
     proof = equivalence(live, mutant)
@@ -55,13 +54,12 @@ def _analyse(item: tuple[str, tuple[str, ...]]) -> Finding:
 
 
 def analyse_survivors(live: LiveSpec, report: SpecReport, mutants: dict[str, SpecMutant], *,
-                      games: int = 24, seed: int = 0, jobs: int = 1,
-                      on_row: Callable[[MutantRow], None] | None = None) -> list[Witness]:
+                      games: int = 24, seed: int = 0, jobs: int = 1) -> list[Witness]:
     """Excuse the survivors shown equivalent, and find a witness for the others (their
     rows are updated in place, in `jobs` processes); the witnesses found, in row order."""
     rows = survivor_rows(report)
     items = [(row.id, tuple(p for p in report.profiles if not row.killed(p))) for row in rows]
-    _LIVE[:] = [(live, mutants, tuple(report.profiles), games, seed)]
+    _LIVE[:] = [(live, mutants, games, seed)]
     try:
         if jobs > 1 and len(items) > 1:
             context = multiprocessing.get_context("fork")
@@ -82,6 +80,4 @@ def analyse_survivors(live: LiveSpec, report: SpecReport, mutants: dict[str, Spe
             witnesses.append(witness)
         elif games > 0:
             row.probably_equivalent = True
-        if on_row:
-            on_row(row)
     return witnesses
