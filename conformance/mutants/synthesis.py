@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from baloot.conformance.harness.pack import SYNTHESISED, case_from_json, seated
+from baloot.conformance.harness.schemas import optional_result_fields, result_fields, state_fields
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.mutants.differential import Step, Witness
 from baloot.conformance.mutants.live import LiveSpec
@@ -38,10 +39,6 @@ from baloot.conformance.pack_tools.case_needs import annotated, case_needs
 from baloot.conformance.pack_tools.derive import derived_alternatives, with_alternatives
 from baloot.conformance.pack_tools.pins_fix import with_minimal_requires
 
-STATE_FIELDS = ("phase", "dealer", "current_player", "hands", "contract", "raises",
-                "multiplier", "trick", "trick_winners", "totals")
-RESULT_FIELDS = ("contract", "multiplier", "card_bunts", "last_trick_bunts", "projects",
-                 "points", "success", "kaboot", "added", "totals", "game_over", "winner")
 CASE_FILE = "synthesised.json"
 
 
@@ -67,8 +64,14 @@ def _scripts(upto: list[Step]) -> tuple[list[Any], list[dict[str, Any]]]:
     return first, then
 
 
+def _required_result() -> tuple[str, ...]:
+    optional = optional_result_fields()[""]
+    return tuple(f for f in result_fields() if f not in optional)
+
+
 def _state_check(expected: dict[str, Any], actual: Any) -> dict[str, Any]:
-    wanted = {k: expected[k] for k in STATE_FIELDS if k in expected}
+    required, _ = state_fields()
+    wanted = {k: expected[k] for k in required if k in expected}
     if isinstance(actual, dict):
         wanted.update({k: v for k, v in expected.items() if k not in wanted
                        and actual.get(k) != v and k != "current_player"})
@@ -95,7 +98,7 @@ def case_of(live: LiveSpec, witness: Witness, mutant: SpecMutant, case_id: str
         legal = {"player": check.seat, **legal}
     state = _state_check(check.state, actual)
     result = None if check.result is None else \
-        {k: check.result[k] for k in RESULT_FIELDS if k in check.result}
+        {k: check.result[k] for k in _required_result() if k in check.result}
     if then:  # a later round: a game case, its checks the last steps of that round
         kind = "game"
         then[-1]["actions"] += [{"expect_legal": legal}, {"expect_state": state}]
