@@ -99,15 +99,14 @@ def swapped(rules: Mapping[tuple[str, str], Callable[..., Any]] | None = None,
     places: list[tuple[ModuleType, str, Any, Any]] = []  # (module, name, old, new)
     tables: list[tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]]] = []  # table, old, new
     cells: list[tuple[Any, Any, Any]] = []  # (a wrapper's closure cell, old, new)
-    for (module, name), function in (rules or {}).items():
-        old = getattr(rule_module(module), name, None)
-        if old is None:
-            raise SwapError(f"no rule {name} in {module}")
-        places += [(holder, held, old, function) for holder in modules
-                   for held, value in vars(holder).items() if value is old]
-        cells += [(cell, old, function) for holder in modules for value in vars(holder).values()
-                  for cell in getattr(value, "__closure__", None) or ()
-                  if _holds(cell, old)]
+    if rules:
+        holding, closing = _holders(modules)
+        for (module, name), function in rules.items():
+            old = getattr(rule_module(module), name, None)
+            if old is None:
+                raise SwapError(f"no rule {name} in {module}")
+            places += [(holder, held, old, function) for holder, held in holding[id(old)]]
+            cells += [(cell, old, function) for cell in closing.get(id(old), ())]
     for name, value in (constants or {}).items():
         old = getattr(definitions, name, None)
         if old is None:
@@ -138,8 +137,20 @@ def swapped(rules: Mapping[tuple[str, str], Callable[..., Any]] | None = None,
         clear_caches()
 
 
-def _holds(cell: Any, value: Any) -> bool:
-    try:
-        return cell.cell_contents is value
-    except ValueError:  # a cell not yet filled
-        return False
+def _holders(modules: list[ModuleType]
+             ) -> tuple[dict[int, list[tuple[ModuleType, str]]], dict[int, list[Any]]]:
+    """Where the engine holds each object, looked up once for every rule to replace: by
+    the object's id, the (module, name) pairs naming it, and the closure cells of the
+    modules' functions holding it (the modules keep every object alive meanwhile)."""
+    holding: dict[int, list[tuple[ModuleType, str]]] = {}
+    closing: dict[int, list[Any]] = {}
+    for holder in modules:
+        for name, value in vars(holder).items():
+            holding.setdefault(id(value), []).append((holder, name))
+            for cell in getattr(value, "__closure__", None) or ():
+                try:
+                    contents = cell.cell_contents
+                except ValueError:  # a cell not yet filled holds nothing to replace
+                    continue
+                closing.setdefault(id(contents), []).append(cell)
+    return holding, closing

@@ -33,6 +33,7 @@ from baloot.conformance.mutants.live import LiveSpec, recording
 from baloot.conformance.mutants.operators import SpecMutant, spec_mutants
 from baloot.conformance.mutants.run import with_pins
 from baloot.grammar import model as m
+from baloot.reference_impl.rule_swap import clear_caches
 
 KILLED, SURVIVED, SAME_CODE = "killed", "survived", "same_code"
 
@@ -82,15 +83,16 @@ class PackOnMutants:
         self.reached: dict[str, frozenset[str]] = {}
         self.reference_failures: list[str] = []
         self.cases: list[Case] = []
-        for case in cases:
-            noted: set[str] = set()
-            with recording(live.spec, noted):  # which clears the kept results first
-                status = self.runner.run_case(case).status
-            if status == PASSED:
-                self.cases.append(case)
-                self.reached[case.id] = frozenset(noted)
-            else:
-                self.reference_failures.append(case.id)
+        noted: set[str] = set()
+        with recording(live.spec, noted):
+            for case in cases:
+                noted.clear()
+                clear_caches()  # a kept result would hide the rules it calls
+                if self.runner.run_case(case).status == PASSED:
+                    self.cases.append(case)
+                    self.reached[case.id] = frozenset(noted)
+                else:
+                    self.reference_failures.append(case.id)
 
     def selected(self, mutant: SpecMutant) -> list[Case]:
         """The cases that can reach the change, those citing its clauses first."""
