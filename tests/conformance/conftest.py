@@ -16,6 +16,9 @@ import pytest
 from baloot.conformance.cli import main as cli_main
 from baloot.conformance.harness.protocol_notation import ALL_CARDS
 
+# The helpers beside the tests are importable (tests/ has no packages): independent_runs.
+sys.path.insert(0, str(Path(__file__).parent))
+
 FAKE_ENGINES = Path(__file__).parent / "fake_engines"
 
 
