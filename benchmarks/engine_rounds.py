@@ -172,7 +172,7 @@ COMPILED_ROW = "baloot reference, compiled"
 
 def compiled_build(folder: Path) -> Path:
     """The engine compiled with mypyc in `folder`, built first unless already there."""
-    from baloot.grammar.compiled_engine import build
+    from baloot.backends.python.compiled_engine import build
     from baloot.grammar.parser import load_spec
 
     made = build(load_spec(), folder)

@@ -64,7 +64,7 @@ def run_suite(contender: Contender, links: Path, skip: list[str]) -> str:
     with tempfile.TemporaryDirectory(prefix="suite-cache-") as cache:
         env = {**os.environ, "BALOOT_CACHE_DIR": cache, "PYTHONPATH": str(links),
                "COLUMNS": "200", "NO_COLOR": "1"}
-        argv = [sys.executable, "-m", "baloot.conformance.cli", "suite"]
+        argv = [sys.executable, "-m", "baloot.cli.main", "suite"]
         for step in skip:
             argv += ["--skip", step]
         started = time.perf_counter()

@@ -25,8 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from baloot.grammar import model as m
-from baloot.grammar.walk import called_rules, walk_body
+from . import model as m
+from .walk import called_rules, walk_body
 
 # ------------------------------------------------------------------ types --
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from baloot.grammar import model as m
-from baloot.grammar.analysis import analyse
-from baloot.grammar.errors import SpecError, SpecProblem
-from baloot.grammar.walk import children, walk_body
+from . import model as m
+from .analysis import analyse
+from .errors import SpecError, SpecProblem
+from .walk import children, walk_body
 
 BUILTINS = {
     "len": 1, "sum": 1, "max": 1, "min": 1, "any": 1, "all": 1, "range": 2, "abs": 1,
@@ -82,7 +82,7 @@ class _Checker:
         """A word that may begin an expression lexes as a name where only a name may
         stand, but can never be referred to: `enum E { none }` declares a member no
         expression can reach, and a parameter `none` reads as the literal."""
-        from baloot.grammar.parser import expression_words
+        from .parser import expression_words
 
         words = expression_words()
         named: list[tuple[str, m.Pos]] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from baloot.grammar.model import Pos
+from .model import Pos
 
 
 @dataclass(frozen=True)

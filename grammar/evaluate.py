@@ -2,7 +2,7 @@
 
 This is the language's reference semantics, written to be read: one case per
 construct, over plain values. The generated engine (`reference_impl/`) and the
-z3 translation (`baloot.proofs.symbolic`) are both checked against it, rule by
+z3 translation (`baloot.backends.symbolic`) are both checked against it, rule by
 rule (tests/generator/test_oracle.py, tests/proofs/test_symbolic.py).
 
 Values:
@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from baloot.grammar import model as m
+from . import model as m
 
 # ------------------------------------------------------------------ values --
 

@@ -27,9 +27,9 @@ from lark.exceptions import (
 )
 from lark.tree import Meta
 
-from baloot.grammar import model as m
-from baloot.grammar.checks import check_spec
-from baloot.grammar.errors import SpecError, SpecProblem
+from . import model as m
+from .checks import check_spec
+from .errors import SpecError, SpecProblem
 
 # Readable names for the grammar's terminals, used in "expected ..." lines.
 TERMINAL_NAMES = {

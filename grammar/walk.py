@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TypeAlias
 
-from baloot.grammar import model as m
+from . import model as m
 
 Node: TypeAlias = m.Stmt | m.Expr | m.CompFor | m.CompIf | m.KeywordArg
 

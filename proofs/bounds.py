@@ -25,8 +25,9 @@ from collections.abc import Iterator
 
 import z3
 
-from baloot.grammar import model as m
-from baloot.proofs.invariants import (
+from ..backends.symbolic import FALSE, TRUE, SList, SOpt, SRecord, Translator, Universe, Value
+from ..grammar import model as m
+from .invariants import (
     Contract,
     ReadingChoice,
     _pair,
@@ -36,9 +37,8 @@ from baloot.proofs.invariants import (
     round_total,
     trump_value,
 )
-from baloot.proofs.projects import Declarations, _baloot_value, _maximize, _value, member_like
-from baloot.proofs.proof_outcome import Z3_RLIMIT, GaveUp, Missing, ProofOutcome, guarded, need_rule
-from baloot.proofs.symbolic import FALSE, TRUE, SList, SOpt, SRecord, Translator, Universe, Value
+from .projects import Declarations, _baloot_value, _maximize, _value, member_like
+from .proof_outcome import Z3_RLIMIT, GaveUp, Missing, ProofOutcome, guarded, need_rule
 
 _PER_HAND: dict[tuple[bool, tuple[tuple[str, str], ...]], int] = {}
 
@@ -46,7 +46,7 @@ _PER_HAND: dict[tuple[bool, tuple[tuple[str, str], ...]], int] = {}
 def largest_per_hand(spec: m.Spec, c: Contract, readings: dict[str, str]) -> int:
     """The largest project value one hand can hold (cached per mode and readings)."""
     key = (c.hokum, tuple(sorted(readings.items())))
-    from baloot.proofs.projects import _PER_HAND_CACHE
+    from .projects import _PER_HAND_CACHE
 
     if key in _PER_HAND_CACHE:
         return _PER_HAND_CACHE[key]
@@ -134,12 +134,12 @@ def _bounds(spec: m.Spec, c: Contract, choice: ReadingChoice, label: str, cid: s
         "kaboot_team": lambda a: SOpt(z3.Not(swept), sweeper),
     }
     t = Translator(spec, choice.readings, universe=u, abstract=abstract)
-    from baloot.proofs.projects import _contract_record
+    from .projects import _contract_record
 
     contract = _contract_record(spec, u, c)
     levels = reachable_levels(spec, t, contract)
     level_var = u.fresh(_level_enum(spec), "level")
-    from baloot.proofs.symbolic import equal, or_
+    from ..backends.symbolic import equal, or_
 
     level_ok = or_(*[equal(level_var, lv) for lv in levels])
     multiplier = t.call("raise_multiplier_of", [level_var]).value if any(
@@ -189,14 +189,14 @@ def _bounds(spec: m.Spec, c: Contract, choice: ReadingChoice, label: str, cid: s
 
 
 def need_last_bonus(spec: m.Spec) -> int:
-    from baloot.proofs.proof_outcome import need_const
+    from .proof_outcome import need_const
 
     return int(need_const(spec, "last_trick_bonus", citing="SCORE.2").value)
 
 
 def _multiplier(spec: m.Spec, u: Universe, level: Value) -> z3.ArithRef:
     table = next(t for t in spec.tables if t.name == "raise_multiplier")
-    from baloot.proofs.symbolic import SEnum, int_if
+    from ..backends.symbolic import SEnum, int_if
 
     assert isinstance(level, SEnum)
     entries = table.as_dict()

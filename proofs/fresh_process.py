@@ -23,7 +23,7 @@ R = TypeVar("R")
 HASH_SEED = "0"  # the fork server's PYTHONHASHSEED: set and dict orders do not vary
 # Every module that makes z3 terms, imported by the fork server (applies when it starts:
 # the first call in this process)
-PRELOAD = ("baloot.proofs.verify", "baloot.proofs.explore")
+PRELOAD = ("baloot.proofs.verify", "baloot.explorer.explore")
 
 
 def each_in_fresh_process(task: Callable[[T], R], items: Iterable[T], jobs: int = 2

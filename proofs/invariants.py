@@ -14,20 +14,7 @@ from dataclasses import dataclass
 
 import z3
 
-from baloot.grammar import model as m
-from baloot.proofs.proof_outcome import (
-    Missing,
-    ProofOutcome,
-    format_example,
-    guarded,
-    hooked_rule,
-    need_const,
-    need_rule,
-    prove,
-    timed,
-    variants_reached,
-)
-from baloot.proofs.symbolic import (
+from ..backends.symbolic import (
     FALSE,
     NONE,
     TRUE,
@@ -38,6 +25,19 @@ from baloot.proofs.symbolic import (
     Translator,
     Universe,
     Value,
+)
+from ..grammar import model as m
+from .proof_outcome import (
+    Missing,
+    ProofOutcome,
+    format_example,
+    guarded,
+    hooked_rule,
+    need_const,
+    need_rule,
+    prove,
+    timed,
+    variants_reached,
 )
 
 
@@ -155,7 +155,7 @@ def check_deck_bunts(spec: m.Spec) -> Iterator[ProofOutcome]:
 def _outcome(cid: str, title: str, contract: str, readings: str, proof: object,
              proven_detail: str, method: str = "z3", refuted: str | None = None,
              expected_refuted: bool = False) -> ProofOutcome:
-    from baloot.proofs.proof_outcome import Proof
+    from .proof_outcome import Proof
 
     assert isinstance(proof, Proof)
     if proof.unknown:
@@ -243,7 +243,7 @@ def check_order_values_agree(spec: m.Spec) -> Iterator[ProofOutcome]:
             va, vb = (t.call(value_rule, [x, trump]).value for x in (a, b))
             assert isinstance(sa, z3.ArithRef) and isinstance(sb, z3.ArithRef)
             assert isinstance(va, z3.ArithRef) and isinstance(vb, z3.ArithRef)
-            from baloot.proofs.symbolic import equal
+            from ..backends.symbolic import equal
             same_suit = equal(_field(a, "suit"), _field(b, "suit"))
             claim = z3.Implies(z3.And(same_suit, sa > sb), va >= vb)
             proof = prove(u, claim, cons, {"higher": a, "lower": b, "its value": va,
@@ -270,7 +270,7 @@ def check_trick_winner(spec: m.Spec) -> Iterator[ProofOutcome]:
             trump_rule = need_rule(spec, "is_trump")
             cons: list[z3.BoolRef] = []
             cards = [_card(u, f"card{i}", cons) for i in range(4)]
-            from baloot.proofs.symbolic import equal
+            from ..backends.symbolic import equal
             cons += [z3.Not(equal(x, y)) for x, y in itertools.combinations(cards, 2)]
             trump = trump_value(u, c)
             led = _field(cards[0], "suit")
@@ -454,7 +454,7 @@ def check_points_sum(spec: m.Spec) -> Iterator[ProofOutcome]:
                 proof = prove(u, p0 + p1 == expected, cons, {})
                 if not proof.proven and not proof.unknown:
                     # The clearest witness: the most even split, team 0 the lower.
-                    from baloot.proofs.proof_outcome import find
+                    from .proof_outcome import find
                     found = find(u, p0 + p1 != expected, [*cons, b0 <= b1],
                                  {"bunts": SList(((TRUE, b0), (TRUE, b1))),
                                   "bidder team": bidder,

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from baloot.proofs.proof_outcome import ProofOutcome
+from .proof_outcome import ProofOutcome
 
 FORMAT = 1
 COMMAND = "baloot verify --write"

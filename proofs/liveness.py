@@ -24,9 +24,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from baloot.grammar import model as m
-from baloot.proofs.proof_outcome import ProofOutcome, variants_reached
-from baloot.reference_impl import runtime as rt
+from ..grammar import model as m
+from ..reference_impl import runtime as rt
+from .proof_outcome import ProofOutcome, variants_reached
 
 BIDDING_BOUND = 40  # calls; the spec's own comment says at most 4 + 3 + 1 + 3 a session
 ROUNDS = 900  # the seeded rounds the legal-action walk plays, shared by the reading choices

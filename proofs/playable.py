@@ -26,29 +26,9 @@ from collections.abc import Iterator
 
 import z3
 
-from baloot.grammar import model as m
-from baloot.proofs.explore_symbolic import LIST_BOUND
-from baloot.proofs.invariants import (
-    Contract,
-    ReadingChoice,
-    _field,
-    _outcome,
-    contracts,
-    reading_choices,
-    suit_enum,
-)
-from baloot.proofs.projects import HAND_SIZE, _contract_record
-from baloot.proofs.proof_outcome import (
-    Missing,
-    ProofOutcome,
-    find,
-    guarded,
-    need_const,
-    need_rule,
-    prove,
-)
-from baloot.proofs.symbolic import (
+from ..backends.symbolic import (
     FALSE,
+    LIST_BOUND,
     TRUE,
     LazyRecord,
     SList,
@@ -62,6 +42,26 @@ from baloot.proofs.symbolic import (
     equal,
     ite,
     or_,
+)
+from ..grammar import model as m
+from .invariants import (
+    Contract,
+    ReadingChoice,
+    _field,
+    _outcome,
+    contracts,
+    reading_choices,
+    suit_enum,
+)
+from .projects import HAND_SIZE, _contract_record
+from .proof_outcome import (
+    Missing,
+    ProofOutcome,
+    find,
+    guarded,
+    need_const,
+    need_rule,
+    prove,
 )
 
 CID = "legal-card"

@@ -18,29 +18,7 @@ from collections.abc import Iterator
 
 import z3
 
-from baloot.grammar import model as m
-from baloot.proofs.invariants import (
-    Contract,
-    ReadingChoice,
-    _outcome,
-    contracts,
-    mode_enum,
-    mode_member,
-    reading_choices,
-    trump_value,
-)
-from baloot.proofs.proof_outcome import (
-    Z3_RLIMIT,
-    Missing,
-    Proof,
-    ProofOutcome,
-    format_example,
-    guarded,
-    need_rule,
-    prove,
-    proving_solver,
-)
-from baloot.proofs.symbolic import (
+from ..backends.symbolic import (
     FALSE,
     TRUE,
     SList,
@@ -53,6 +31,28 @@ from baloot.proofs.symbolic import (
     count,
     equal,
     or_,
+)
+from ..grammar import model as m
+from .invariants import (
+    Contract,
+    ReadingChoice,
+    _outcome,
+    contracts,
+    mode_enum,
+    mode_member,
+    reading_choices,
+    trump_value,
+)
+from .proof_outcome import (
+    Z3_RLIMIT,
+    Missing,
+    Proof,
+    ProofOutcome,
+    format_example,
+    guarded,
+    need_rule,
+    prove,
+    proving_solver,
 )
 
 HAND_SIZE = 8
@@ -148,7 +148,7 @@ def _pick(items: SList, k: z3.ArithRef) -> tuple[z3.BoolRef, Value]:
 
 
 def _ite(c: z3.BoolRef, a: Value, b: Value) -> Value:
-    from baloot.proofs.symbolic import ite
+    from ..backends.symbolic import ite
 
     return ite(c, a, b)
 

@@ -10,9 +10,9 @@ from typing import Literal
 
 import z3
 
-from baloot.grammar import model as m
-from baloot.grammar.analysis import analyse, hook_rule
-from baloot.proofs.symbolic import TranslationError, Universe, Value
+from ..backends.symbolic import TranslationError, Universe, Value
+from ..grammar import model as m
+from ..grammar.analysis import analyse, hook_rule
 
 # proven: z3 (or an exhaustive walk) covers every case; explored: no counterexample in
 # a bounded random exploration (not a proof); expected-refuted: a known defect of the

@@ -14,10 +14,10 @@ import fnmatch
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 
-from baloot.grammar import model as m
-from baloot.proofs import bounds, invariants, liveness, playable, projects
-from baloot.proofs.fresh_process import each_in_fresh_process
-from baloot.proofs.proof_outcome import ProofOutcome
+from ..grammar import model as m
+from . import bounds, invariants, liveness, playable, projects
+from .fresh_process import each_in_fresh_process
+from .proof_outcome import ProofOutcome
 
 Check = Callable[[m.Spec], Iterable[ProofOutcome]]
 ENGINE_CHECKS = ("bidding-ends", "legal-action")  # those that play the generated engine

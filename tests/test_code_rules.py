@@ -1,7 +1,7 @@
 """The code rules of ARCHITECTURE.md, checked over the packages' import graph.
 
 The graph is read from the source (`ast`), each file under its import name
-(`tests/typecheck.py` maps `conformance/cli.py` to `baloot.conformance.cli`):
+(`tests/typecheck.py` maps `cli/main.py` to `baloot.cli.main`):
 - each room imports only the rooms it may (the invariants of ARCHITECTURE.md);
 - imports inside functions defer only an optional dependency;
 - no module is imported by a name computed at run time;
@@ -16,6 +16,8 @@ import ast
 import sys
 from functools import cache
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # tests/ has no packages (pytest's importlib mode)
@@ -42,39 +44,80 @@ def parsed(text: str) -> ast.Module:
 
 # ---- which room may import which ------------------------------------------------------
 
-# Room -> the rooms of ours it may import besides itself (ARCHITECTURE.md, "Code map").
-# A module's room is the longest prefix listed here.
+# Room -> the rooms of ours it may import besides itself (ARCHITECTURE.md, "Rooms"), from
+# the floor up. A module's room is the longest prefix listed here; every module has one.
+_LANGUAGE = "baloot.grammar"
+_ENGINE = "baloot.reference_impl"
+_BACKENDS = "baloot.backends"
+_PROOFS = "baloot.proofs"
+_PROTOCOL = "baloot.conformance.protocol"
+_HARNESS = "baloot.conformance.harness"
+_ADAPTERS = "baloot.conformance.adapters"
+_EXPLORER = "baloot.explorer"
+_PACK_TOOLS = "baloot.conformance.pack_tools"
 MAY_IMPORT: dict[str, set[str]] = {
-    "baloot.grammar": set(),  # the language: nothing of the proofs, the engine or the suite
-    "baloot.reference_impl": set(),  # the engine: the standard library only (see below)
-    "baloot.conformance.harness": set(),  # the runner stands alone
-    "baloot.conformance.results_page": {"baloot.conformance.harness"},
+    "baloot.spec": set(),  # the rules, as data
+    "baloot.docs": set(),  # the rules document, as data
+    "baloot.conformance": set(),  # the pack's data, its docs, and the adapter template
+    _LANGUAGE: set(),  # the rule language: parser, model, checks, analysis, evaluation
+    _ENGINE: set(),  # the engine: the standard library only (see below)
+    _BACKENDS: {_LANGUAGE},  # the emitter, the register, the z3 translation, the document
+    _PROOFS: {_LANGUAGE, _BACKENDS, _ENGINE},
+    _PROTOCOL: {_ENGINE},  # the protocol's schemas and fields, the reference's view
+    _HARNESS: {_PROTOCOL},  # the runner stands alone (but for one crossing, below)
+    _ADAPTERS: {_PROTOCOL, _HARNESS, _ENGINE},
+    "baloot.conformance.results_page": {_PROTOCOL, _HARNESS},
+    _EXPLORER: {_LANGUAGE, _BACKENDS, _PROOFS, _ENGINE, _PROTOCOL, _HARNESS},
+    _PACK_TOOLS: {_LANGUAGE, _BACKENDS, _ENGINE, _PROTOCOL, _HARNESS, _ADAPTERS, _EXPLORER},
+    "baloot.conformance.fuzz": {_ENGINE, _PROTOCOL, _HARNESS, _ADAPTERS, _PACK_TOOLS},
+    "baloot.conformance.mutants": {_LANGUAGE, _BACKENDS, _ENGINE, _PROTOCOL, _HARNESS,
+                                   _ADAPTERS, _PACK_TOOLS},
 }
+# On top, the application: the command line, the main job, the console. It may import
+# every room, and no room imports it.
+APPLICATION = "baloot.cli"
+MAY_IMPORT[APPLICATION] = set(MAY_IMPORT)
 # The one crossing the harness makes: the Hypothesis strategies for engine authors
 # find legal positions by playing the reference engine.
-ALLOWED_CROSSINGS = {("baloot.conformance.harness.strategies", "baloot.reference_impl")}
+ALLOWED_CROSSINGS = {("baloot.conformance.harness.strategies", _ENGINE)}
 
 
 def room_of(module: str) -> str | None:
-    rooms = [r for r in (*MAY_IMPORT, "baloot.reference_impl", "baloot.proofs",
-                         "baloot.conformance", "baloot.spec")
-             if module == r or module.startswith(r + ".")]
+    rooms = [r for r in MAY_IMPORT if module == r or module.startswith(r + ".")]
     return max(rooms, key=len) if rooms else None
 
 
-def all_imports(tree: ast.Module) -> list[tuple[int, str]]:
-    """(line, module) of every absolute import, at the top or inside a function."""
+def is_package(module: str) -> bool:
+    return PATHS.get(module, "").endswith("__init__.py")
+
+
+def all_imports(module: str, tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, module) of every import, at the top or inside a function, relative ones
+    resolved against `module`."""
     return [(node.lineno, name) for node in ast.walk(tree) if isinstance(node, ast.stmt)
-            for name in imported_names(node)[:1]]
+            for name in imported_names(node, module)[:1]]
+
+
+def room_edges(modules: dict[str, ast.Module]) -> dict[tuple[str, str], str]:
+    """(room, imported room) -> the first import that makes the arrow, `module:line`."""
+    edges: dict[tuple[str, str], str] = {}
+    for module, tree in sorted(modules.items()):
+        room = room_of(module)
+        for line, imported in all_imports(module, tree):
+            target = room_of(imported)
+            if room and target and target != room:
+                edges.setdefault((room, target), f"{module}:{line}")
+    return edges
 
 
 def room_crossings(modules: dict[str, ast.Module]) -> list[str]:
     wrong = []
     for module, tree in modules.items():
         room = room_of(module)
-        if room not in MAY_IMPORT:
+        if room is None:
+            wrong.append(f"{module}: belongs to no room of MAY_IMPORT")
             continue
-        for line, imported in all_imports(tree):
+        for line, imported in all_imports(module, tree):
             target = room_of(imported)
             if target is None or target == room or (module, target) in ALLOWED_CROSSINGS:
                 continue
@@ -83,28 +126,96 @@ def room_crossings(modules: dict[str, ast.Module]) -> list[str]:
     return wrong
 
 
+def cycles(arrows: set[tuple[str, str]]) -> list[list[str]]:
+    """Each cycle of the graph, once, as the rooms around it (depth-first, by name)."""
+    after: dict[str, list[str]] = {}
+    for a, b in sorted(arrows):
+        after.setdefault(a, []).append(b)
+    found: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(room: str, path: list[str]) -> None:
+        if room in path:
+            loop = path[path.index(room):]
+            if sorted(loop) not in [sorted(c) for c in found]:
+                found.append(loop)
+            return
+        if room in done:
+            return
+        for nxt in after.get(room, []):
+            visit(nxt, [*path, room])
+        done.add(room)
+
+    for room in sorted(after):
+        visit(room, [])
+    return found
+
+
+def test_every_module_is_in_a_room() -> None:
+    assert [m for m in package_modules() if room_of(m) is None] == []
+
+
 def test_each_room_imports_only_what_it_may() -> None:
     assert room_crossings(package_modules()) == []
+
+
+def test_the_rooms_import_each_other_without_a_cycle() -> None:
+    """The arrows the code draws, and the arrows MAY_IMPORT allows, both without a
+    cycle: the rooms stand in floors."""
+    drawn = room_edges(package_modules())
+    assert cycles(set(drawn)) == [], drawn
+    allowed = {(room, other) for room, others in MAY_IMPORT.items() for other in others
+               if other != room and not other.startswith(room + ".")}
+    assert cycles(allowed) == []
+
+
+def test_nothing_imports_the_application() -> None:
+    drawn = room_edges(package_modules())
+    assert [where for (room, target), where in drawn.items() if target == APPLICATION] == []
+
+
+def test_a_cycle_is_found() -> None:
+    assert cycles({("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")}) == [["a", "b", "c"]]
+    tree = {"baloot.grammar.x": parsed("from ..explorer import impact\n"),
+            "baloot.explorer.impact": parsed("from ..grammar import x\n")}
+    assert cycles(set(room_edges(tree))) == [["baloot.explorer", "baloot.grammar"]]
 
 
 def test_the_engine_imports_only_the_standard_library() -> None:
     outside = [f"{PATHS[module]}:{line}: imports {imported}"
                for module, tree in package_modules().items()
-               if room_of(module) == "baloot.reference_impl"
-               for line, imported in all_imports(tree)
-               if imported.split(".")[0] not in sys.stdlib_module_names]
+               if room_of(module) == _ENGINE
+               for line, imported in all_imports(module, tree)
+               if imported.split(".")[0] not in sys.stdlib_module_names
+               and room_of(imported) != _ENGINE]
     assert outside == []
 
 
-def test_a_room_crossing_is_found() -> None:
-    renderer = parsed("from baloot.proofs.verify import run\n\n\n"
-                      "def f() -> None:\n    import baloot.reference_impl\n")
-    assert room_crossings({"baloot.grammar.render.extras": renderer}) == [
-        "baloot.grammar.render.extras:1: baloot.grammar imports baloot.proofs.verify",
-        "baloot.grammar.render.extras:5: baloot.grammar imports baloot.reference_impl",
+@pytest.mark.parametrize("room", sorted(set(MAY_IMPORT) - {APPLICATION}))
+def test_a_room_crossing_is_found_in_each_room(room: str) -> None:
+    """Each room's rule fails on a module that breaks it: one that imports the
+    application, by absolute and by relative name."""
+    depth = room.count(".")  # `baloot.grammar.x` climbs one level to reach `baloot`
+    module = f"{room}.planted"
+    tree = parsed(f"from baloot.cli.main import main\n\n\n"
+                  f"def f() -> None:\n    from {'.' * (depth + 1)}cli.suite import run\n")
+    assert room_crossings({module: tree}) == [
+        f"{module}:1: {room} imports baloot.cli.main",
+        f"{module}:5: {room} imports baloot.cli.suite",
     ]
-    page = parsed("from baloot.conformance.harness.pack import Pack\n")
+
+
+def test_a_room_crossing_is_found() -> None:
+    renderer = parsed("from ...proofs.verify import run\n\n\n"
+                      "def f() -> None:\n    import baloot.reference_impl\n")
+    assert room_crossings({"baloot.backends.document.extras": renderer}) == [
+        "baloot.backends.document.extras:1: baloot.backends imports baloot.proofs.verify",
+        "baloot.backends.document.extras:5: baloot.backends imports baloot.reference_impl",
+    ]
+    page = parsed("from ..harness.pack import Pack\n")
     assert room_crossings({"baloot.conformance.results_page.page": page}) == []
+    assert room_crossings({"baloot.elsewhere": parsed("")}) == [
+        "baloot.elsewhere: belongs to no room of MAY_IMPORT"]
 
 
 # ---- imports at the top --------------------------------------------------------------
@@ -117,20 +228,30 @@ OPTIONAL = {"z3", "lark", "black", "hypothesis"}
 BUILT_AT_RUN_TIME = {"baloot_mutant"}
 
 
-def imported_names(node: ast.stmt) -> list[str]:
-    """The modules an import statement loads (for `from a.b import c`, `a.b` and `a.b.c`,
-    since `c` may be a module)."""
+def imported_names(node: ast.stmt, module: str = "") -> list[str]:
+    """The modules an import statement in `module` loads (for `from a.b import c`, `a.b`
+    and `a.b.c`, since `c` may be a module); a relative import is resolved against
+    `module`'s package, as Python does."""
     if isinstance(node, ast.Import):
         return [alias.name for alias in node.names]
-    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-        return [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
-    return []
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    if node.level == 0:
+        base = node.module or ""
+    else:
+        package = module.split(".") if is_package(module) else module.split(".")[:-1]
+        kept = package[:len(package) - (node.level - 1)]
+        base = ".".join([*kept, *([node.module] if node.module else [])])
+    if not base:
+        return []
+    return [base, *(f"{base}.{alias.name}" for alias in node.names)]
 
 
 def loads_an_optional_dependency(modules: dict[str, ast.Module]) -> set[str]:
     """Our modules whose top-level imports load an optional dependency, directly or
     through other modules of ours."""
-    top = {name: [imported for node in tree.body for imported in imported_names(node)]
+    top = {name: [imported for node in tree.body
+                 for imported in imported_names(node, name)]
            for name, tree in modules.items()}
     heavy = {name for name, imports in top.items()
              if any(i.split(".")[0] in OPTIONAL for i in imports)}
@@ -149,9 +270,9 @@ def imports_inside_functions(
     for name, tree in modules.items():
         for function in ast.walk(tree):
             if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-                found += [(name, node.lineno, tuple(imported_names(node)))
+                found += [(name, node.lineno, tuple(imported_names(node, name)))
                           for node in ast.walk(function)
-                          if isinstance(node, ast.stmt) and imported_names(node)]
+                          if isinstance(node, ast.stmt) and imported_names(node, name)]
     return sorted(set(found))
 
 
@@ -161,7 +282,7 @@ def test_imports_inside_functions_are_only_of_optional_dependencies() -> None:
     loads one at its top)."""
     modules = package_modules()
     heavy = loads_an_optional_dependency(modules)
-    assert {"baloot.grammar.parser", "baloot.proofs.symbolic"} <= heavy
+    assert {"baloot.grammar.parser", "baloot.backends.symbolic"} <= heavy
     assert "baloot.conformance.harness.runner" not in heavy
     wrong = [f"{PATHS[module]}:{line}: imports {imported[0]} inside a function"
              for module, line, imported in imports_inside_functions(modules)

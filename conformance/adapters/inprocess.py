@@ -17,9 +17,9 @@ import json
 from collections import deque
 from typing import Any
 
-import baloot.reference_impl
-from baloot.conformance.adapters.reference_adapter import Adapter
-from baloot.conformance.harness.engine_process import (
+from ... import reference_impl
+from ...reference_impl.readings import VARIANTS
+from ..harness.engine_process import (
     ENGINE_ERROR,
     EXITED,
     HANDSHAKE,
@@ -30,8 +30,8 @@ from baloot.conformance.harness.engine_process import (
     EngineError,
     EngineProcess,
 )
-from baloot.conformance.harness.json_input import compact_json
-from baloot.reference_impl.readings import VARIANTS
+from ..harness.json_input import compact_json
+from .reference_adapter import Adapter
 
 # How reports name the in-process engine where a subprocess has its command line.
 INPROCESS_ARGV = ["(in-process reference engine)"]
@@ -48,7 +48,7 @@ class InProcessEngine(EngineProcess):
     def __init__(self, api: Any = None, readings: dict[str, list[str]] | None = None) -> None:
         super().__init__(INPROCESS_ARGV)
         if api is None:
-            api = baloot.reference_impl
+            api = reference_impl
         self.api = api
         self.readings = readings if readings is not None else reference_readings()
         self._adapter: Adapter | None = None

@@ -16,8 +16,8 @@ The reference API used here:
     game.deal(deck), game.observation() -> dict, game.round_result() -> dict | None
 
 The observation and the result are the spec's `Game` and `RoundResult`
-records as JSON values; the functions below the imports turn them into the
-protocol's fields and notation, and are the whole of the translation.
+records as JSON values; `protocol/reference_view.py` turns them into the
+protocol's fields and notation; below is the same translation read from the records.
 """
 
 from __future__ import annotations
@@ -28,105 +28,17 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any, Protocol
 
-import baloot.reference_impl
-from baloot.conformance.harness import schemas
-from baloot.conformance.harness.collector import collect_less
-from baloot.conformance.harness.engine_process import PROTOCOL_VERSION
-from baloot.conformance.harness.json_input import compact_json, strict_json
-from baloot.conformance.harness.schemas import REQUEST_TYPES
-from baloot.conformance.harness.variants import load_register
-from baloot.reference_impl import definitions
-from baloot.reference_impl.notation import action_text, card_text
-from baloot.reference_impl.plain import from_plain, to_plain
-from baloot.reference_impl.readings import VARIANTS
-
-# ---------------------------------------------------------------------------
-# The translation layer: the engine's observation (the spec's `Game` record as
-# JSON values) and round result (`RoundResult`) into the protocol's fields.
-#
-#   engine (plain JSON of the spec's records)      protocol (PROTOCOL.md)
-#   card  {"rank": "10", "suit": "S"}              "10S"          (card_text)
-#   call  {"seat": 0, "action": Action record}     {"seat": 0, "action": "hokum"}
-#                                                                  (action_text)
-#   project {"seat", "kind", "cards": [card...]}   {"seat", "kind", "cards": ["9H", ...]}
-#   play  {"seat", "card": card}                   {"seat", "card": "9H"}
-#   contract {kind, trump, bidder, ashkal,         {kind, trump, bidder, ashkal}
-#             caller, taker}
-#
-# Everything else (seats, teams, per-team pairs, phases, booleans) is already
-# in the protocol's terms and is copied as is. Engine bookkeeping the protocol
-# does not name (stock, session, asking, ...) is left out.
-# ---------------------------------------------------------------------------
-
-Plain = Any  # a JSON value as the engine's `plain` module writes it
-
-
-def card(plain: Plain) -> str:
-    """{"rank": "10", "suit": "S"} -> "10S", through the engine's own notation."""
-    text: str = card_text(
-        definitions.Card(suit=definitions.Suit(plain["suit"]), rank=definitions.Rank(plain["rank"]))
-    )
-    return text
-
-
-def cards(plain: Plain) -> list[str]:
-    return [card(c) for c in plain]
-
-
-def action(plain: Plain) -> str:
-    """An `Action` record as JSON values -> its text ("declare sira 9H 8H 7H")."""
-    text: str = action_text(from_plain(definitions.Action, plain))
-    return text
-
-
-def call(plain: Plain) -> dict[str, Any]:
-    return {"seat": plain["seat"], "action": action(plain["action"])}
-
-
-def project(plain: Plain) -> dict[str, Any]:
-    return {"seat": plain["seat"], "kind": plain["kind"], "cards": cards(plain["cards"])}
-
-
-def contract(plain: Plain) -> dict[str, Any] | None:
-    if plain is None:
-        return None
-    # `bidder` is the seat scored as the bidder (under A14 partner_is_bidder the
-    # partner); the engine's `caller` and `taker` are its own bookkeeping.
-    return {k: plain[k] for k in ("kind", "trump", "bidder", "ashkal")}
-
-
-def state_fields(observation: dict[str, Plain]) -> dict[str, Any]:
-    """The protocol's `state` object from the engine's observation."""
-    o = observation
-    face_up = o.get("face_up")
-    return {
-        "phase": o["phase"],
-        "dealer": o["dealer"],
-        "current_player": o["current_player"],
-        "face_up": card(face_up) if face_up is not None else None,
-        "hands": [cards(hand) for hand in o["hands"]],
-        "bids": [call(c) for c in o.get("bids", [])],
-        "contract": contract(o["contract"]),
-        "raises": [call(c) for c in o["raises"]],
-        "multiplier": o["multiplier"],
-        "locked": o.get("locked", False),
-        "declarations": [project(p) for p in o.get("declarations", [])],
-        "trick": [{"seat": p["seat"], "card": card(p["card"])} for p in o["trick"]],
-        "trick_winners": list(o["trick_winners"]),
-        "totals": list(o["totals"]),
-    }
-
-
-def result_fields(result: dict[str, Plain] | None) -> dict[str, Any] | None:
-    """The protocol's `result` object from the engine's `RoundResult` (None before any)."""
-    if result is None:
-        return None
-    out: dict[str, Any] = {"contract": contract(result["contract"])}
-    # every other field is a plain number, pair or flag, in the protocol's terms already
-    out.update({k: result[k] for k in schemas.result_fields() if k not in out and k != "projects"})
-    out["projects"] = [[project(p) for p in team] for team in result["projects"]]
-    return out
-
+from ... import reference_impl
+from ...reference_impl import definitions
+from ...reference_impl.notation import action_text
+from ...reference_impl.plain import to_plain
+from ...reference_impl.readings import VARIANTS
+from ..harness.collector import collect_less
+from ..harness.engine_process import PROTOCOL_VERSION
+from ..harness.json_input import compact_json, strict_json
+from ..harness.variants import load_register
+from ..protocol.reference_view import action, result_fields, state_fields
+from ..protocol.schemas import REQUEST_TYPES
 
 # ---------------------------------------------------------------------------
 # The same translation read straight from the records (speed: a `state` reply
@@ -497,10 +409,10 @@ def _type_of(line: str) -> Any:
 
 
 def main() -> int:
-    api = baloot.reference_impl
+    api = reference_impl
     if not hasattr(api, "new_game"):
         print(
-            "reference adapter: baloot.reference_impl has no new_game yet "
+            "reference adapter: reference_impl has no new_game yet "
             "(the reference engine is not generated)",
             file=sys.stderr,
         )

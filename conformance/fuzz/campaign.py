@@ -29,7 +29,12 @@ from dataclasses import dataclass, field
 from multiprocessing import util
 from typing import Any
 
-from baloot.conformance.fuzz.driver import (
+from ..harness.collector import collect_less, fewer_collections
+from ..harness.declared import DeclarationError, Declared, declared_from_hello
+from ..harness.engine_process import EngineError, EngineProcess
+from ..harness.protocol_notation import ALL_CARDS
+from ..harness.variants import load_register
+from .driver import (
     ReferenceEndpoint,
     Replay,
     Trial,
@@ -38,12 +43,7 @@ from baloot.conformance.fuzz.driver import (
     replays,
     start_engine,
 )
-from baloot.conformance.fuzz.shrink import ShrinkStats, shrink
-from baloot.conformance.harness.collector import collect_less, fewer_collections
-from baloot.conformance.harness.declared import DeclarationError, Declared, declared_from_hello
-from baloot.conformance.harness.engine_process import EngineError, EngineProcess
-from baloot.conformance.harness.protocol_notation import ALL_CARDS
-from baloot.conformance.harness.variants import load_register
+from .shrink import ShrinkStats, shrink
 
 
 class HandshakeFailed(Exception):

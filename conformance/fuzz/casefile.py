@@ -31,15 +31,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from baloot.conformance.fuzz import limits
-from baloot.conformance.fuzz.driver import Disagreement, Move, Replay, RoundTrace
-from baloot.conformance.fuzz.normal import protocol_result
-from baloot.conformance.harness.clauses import known_clause_ids
-from baloot.conformance.harness.deal_layout import first_hands
-from baloot.conformance.harness.declared import CAPABILITIES
-from baloot.conformance.harness.pack import case_from_json
-from baloot.conformance.harness.variants import Register, load_register
-from baloot.conformance.pack_tools.case_needs import annotated, case_needs
+from ..harness.clauses import known_clause_ids
+from ..harness.deal_layout import first_hands
+from ..harness.declared import CAPABILITIES
+from ..harness.pack import case_from_json
+from ..harness.variants import Register, load_register
+from ..pack_tools.case_needs import annotated, case_needs
+from . import limits
+from .driver import Disagreement, Move, Replay, RoundTrace
+from .normal import protocol_result
 
 REPEAT_RAISING_PASSES = {"repeat": "pass", "while_phase": "raising"}
 _NEEDS_OF_FIELD = {

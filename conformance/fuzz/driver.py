@@ -30,10 +30,17 @@ from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, Protocol
 
-import baloot.reference_impl
-from baloot.conformance.adapters.reference_adapter import Adapter
-from baloot.conformance.fuzz import limits
-from baloot.conformance.fuzz.engine_side import (
+from ... import reference_impl
+from ..adapters.reference_adapter import Adapter
+from ..harness.engine_process import EngineError, EngineProcess
+from ..harness.protocol_notation import (
+    ALL_CARDS,
+    PROJECT_KINDS,
+    RAISE_CALLS,
+    SUITS,
+)
+from . import limits
+from .engine_side import (
     READ_REQUESTS,
     READS,
     Diverged,
@@ -45,7 +52,7 @@ from baloot.conformance.fuzz.engine_side import (
     SentGame,
     batches,
 )
-from baloot.conformance.fuzz.normal import (
+from .normal import (
     MISSING,
     action_key,
     action_shape,
@@ -55,13 +62,6 @@ from baloot.conformance.fuzz.normal import (
     normal_result,
     normal_state,
     protocol_result,
-)
-from baloot.conformance.harness.engine_process import EngineError, EngineProcess
-from baloot.conformance.harness.protocol_notation import (
-    ALL_CARDS,
-    PROJECT_KINDS,
-    RAISE_CALLS,
-    SUITS,
 )
 
 PROBE = 1000  # choices from here up probe an illegal action
@@ -81,7 +81,7 @@ class ReferenceEndpoint:
 
     def __init__(self, api: Any = None) -> None:
         if api is None:
-            api = baloot.reference_impl
+            api = reference_impl
         self.adapter = Adapter(api)
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:

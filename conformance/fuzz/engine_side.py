@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from baloot.conformance.harness.engine_process import (
+from ..harness.engine_process import (
     ENGINE_ERROR,
     SCHEMA,
     EngineError,

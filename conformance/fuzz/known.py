@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from baloot.conformance.harness.xfail import read_reason_file
+from ..harness.xfail import read_reason_file
 
 
 class KnownFileError(ValueError):

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from baloot.conformance.harness.declared import CAPABILITIES
+from ..harness.declared import CAPABILITIES
 
 ALL = frozenset(CAPABILITIES)
 

@@ -10,7 +10,7 @@ import json
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from baloot.conformance.harness.schemas import result_fields, state_fields
+from ..protocol.schemas import result_fields, state_fields
 
 STATE_REQUIRED, STATE_OPTIONAL = state_fields()
 RESULT_FIELDS = result_fields()

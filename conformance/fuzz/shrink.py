@@ -22,8 +22,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from baloot.conformance.fuzz.driver import PROBE, Replay, Trial
-from baloot.conformance.harness.protocol_notation import ALL_CARDS
+from ..harness.protocol_notation import ALL_CARDS
+from .driver import PROBE, Replay, Trial
 
 _CANON = {card: i for i, card in enumerate(ALL_CARDS)}
 

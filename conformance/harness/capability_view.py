@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from baloot.conformance.harness.declared import CAPABILITIES
+from .declared import CAPABILITIES
 
 # capability -> the first word of the actions only it offers
 _ACTION_WORDS = {

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from baloot.conformance.harness.clauses import matches_clause_glob
-from baloot.conformance.harness.pack import Case, Pack
-from baloot.conformance.harness.xfail import read_reason_lines
+from .clauses import matches_clause_glob
+from .pack import Case, Pack
+from .xfail import read_reason_lines
 
 # The reason of a case skipped by --skip or a skip file (CaseOutcome.reason).
 USER_SKIP = "skipped by the user"

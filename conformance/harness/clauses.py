@@ -8,7 +8,7 @@ from __future__ import annotations
 import fnmatch
 from functools import cache
 
-from baloot.conformance.harness.spec_register import clause_entries
+from .spec_register import clause_entries
 
 
 @cache

@@ -15,7 +15,7 @@ right, i.e. in the order (dealer+1)%4, (dealer+2)%4, (dealer+3)%4, dealer:
 
 from __future__ import annotations
 
-from baloot.conformance.harness.protocol_notation import ALL_CARDS
+from .protocol_notation import ALL_CARDS
 
 
 def deal_order(dealer: int) -> list[int]:

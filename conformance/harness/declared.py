@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from baloot.conformance.harness.pack import pin_readings
-from baloot.conformance.harness.variants import Register
+from .pack import pin_readings
+from .variants import Register
 
 # The parts of the game an engine may leave out, like test262's features. A
 # case names those it needs; `baloot conform lint` checks the names.

@@ -28,10 +28,10 @@ import threading
 from collections import deque
 from typing import IO, Any
 
-from baloot.conformance.harness import engine_output as output
-from baloot.conformance.harness.engine_output import PipeLines, ThreadLines, lines_of
-from baloot.conformance.harness.json_input import compact_json, strict_json
-from baloot.conformance.harness.schemas import reply_errors, request_errors
+from ..protocol.schemas import reply_errors, request_errors
+from . import engine_output as output
+from .engine_output import PipeLines, ThreadLines, lines_of
+from .json_input import compact_json, strict_json
 
 PROTOCOL_VERSION = 1
 

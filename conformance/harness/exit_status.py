@@ -3,7 +3,7 @@ and the run verdict they come from."""
 
 from __future__ import annotations
 
-from baloot.conformance.harness.runner import ERRORED, FAILED, XPASSED, RunReport
+from .runner import ERRORED, FAILED, XPASSED, RunReport
 
 OK = 0  # every case that ran passed (or failed as listed in --xfail)
 FAILURES = 1  # a case failed or errored

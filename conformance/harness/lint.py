@@ -15,8 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from baloot.conformance.harness.clauses import known_clause_ids
-from baloot.conformance.harness.pack import (
+from .clauses import known_clause_ids
+from .pack import (
     Case,
     Check,
     IfAsked,
@@ -30,13 +30,13 @@ from baloot.conformance.harness.pack import (
     load_manifest,
     split_seat,
 )
-from baloot.conformance.harness.protocol_notation import (
+from .protocol_notation import (
     NotationError,
     deck_problems,
     is_card,
     parse_action,
 )
-from baloot.conformance.harness.variants import Register, load_register
+from .variants import Register, load_register
 
 
 def lint_pack(folder: Path, register: Register | None = None) -> tuple[Pack, list[Problem]]:

@@ -17,8 +17,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from baloot.conformance.harness.json_input import strict_json
-from baloot.conformance.harness.schemas import schema_errors
+from ..protocol.schemas import schema_errors
+from .json_input import strict_json
 
 
 @dataclass(frozen=True)

@@ -30,11 +30,11 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.harness.case_selection import SkipList, select_cases
-from baloot.conformance.harness.engine_process import EngineProcess
-from baloot.conformance.harness.lint import lint_pack
-from baloot.conformance.harness.pack import Case, default_pack_folder
-from baloot.conformance.harness.runner import (
+from .case_selection import SkipList, select_cases
+from .engine_process import EngineProcess
+from .lint import lint_pack
+from .pack import Case, default_pack_folder
+from .runner import (
     ERRORED,
     FAILED,
     SKIPPED,
@@ -44,8 +44,8 @@ from baloot.conformance.harness.runner import (
     CaseOutcome,
     Runner,
 )
-from baloot.conformance.harness.variants import load_register
-from baloot.conformance.harness.xfail import XfailFileError, XfailList, read_xfail_list
+from .variants import load_register
+from .xfail import XfailFileError, XfailList, read_xfail_list
 
 _RUNNER_KEY = pytest.StashKey[Any]()
 _OUTCOMES_KEY = pytest.StashKey[list[CaseOutcome]]()

@@ -12,11 +12,11 @@ from rich.markup import escape
 from rich.syntax import Syntax
 from rich.table import Table
 
-from baloot.conformance.harness.case_selection import USER_SKIP
-from baloot.conformance.harness.clauses import clause_family
-from baloot.conformance.harness.declared import CAPABILITIES
-from baloot.conformance.harness.rules_links import clause_link
-from baloot.conformance.harness.runner import (
+from .case_selection import USER_SKIP
+from .clauses import clause_family
+from .declared import CAPABILITIES
+from .rules_links import clause_link
+from .runner import (
     ERRORED,
     FAILED,
     PASSED,

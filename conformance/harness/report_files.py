@@ -19,15 +19,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from baloot.conformance.harness.declared import CAPABILITIES
-from baloot.conformance.harness.report_console import (
+from .declared import CAPABILITIES
+from .report_console import (
     STATUSES,
     by_family,
     not_run_by_reason,
     rerun_command,
 )
-from baloot.conformance.harness.rules_links import clause_link
-from baloot.conformance.harness.runner import (
+from .rules_links import clause_link
+from .runner import (
     ERRORED,
     FAILED,
     PASSED,

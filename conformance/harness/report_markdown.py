@@ -17,10 +17,10 @@ import re
 import shlex
 from pathlib import Path
 
-from baloot.conformance.harness.exit_status import describe_status
-from baloot.conformance.harness.report_console import STATUSES, failure_reason, one_line
-from baloot.conformance.harness.report_files import engine_identity, played_readings
-from baloot.conformance.harness.runner import (
+from .exit_status import describe_status
+from .report_console import STATUSES, failure_reason, one_line
+from .report_files import engine_identity, played_readings
+from .runner import (
     ERRORED,
     FAILED,
     XPASSED,

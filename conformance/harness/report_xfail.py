@@ -14,9 +14,9 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from baloot.conformance.harness.report_console import failure_reason, one_line
-from baloot.conformance.harness.report_files import engine_identity
-from baloot.conformance.harness.runner import ERRORED, FAILED, XFAILED, CaseOutcome, RunReport
+from .report_console import failure_reason, one_line
+from .report_files import engine_identity
+from .runner import ERRORED, FAILED, XFAILED, CaseOutcome, RunReport
 
 # A reason the --xfail list gave is kept whole (it is already one line).
 _KEPT_REASON_LIMIT = 10_000

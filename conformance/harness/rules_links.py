@@ -20,7 +20,7 @@ import os
 from functools import cache
 from pathlib import Path
 
-from baloot.conformance.harness.spec_register import clause_entries, rules_document
+from .spec_register import clause_entries, rules_document
 
 # The environment variable naming the rules document's address for the links.
 RULES_URL_VARIABLE = "BALOOT_RULES_URL"

@@ -24,20 +24,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from baloot.conformance.harness.capability_view import CapabilityView
-from baloot.conformance.harness.case_selection import USER_SKIP, SkipList
-from baloot.conformance.harness.compare import (
+from ..protocol.schemas import optional_result_fields, optional_state_fields
+from .capability_view import CapabilityView
+from .case_selection import USER_SKIP, SkipList
+from .compare import (
     project_onto,
     render_diff,
     subset_matches,
     without_unsent,
 )
-from baloot.conformance.harness.declared import DeclarationError, Declared, declared_from_hello
-from baloot.conformance.harness.engine_process import HANDSHAKE, EngineError, EngineProcess
-from baloot.conformance.harness.pack import Case, Check, IfAsked, Pack, Repeat, Step, split_seat
-from baloot.conformance.harness.schemas import optional_result_fields, optional_state_fields
-from baloot.conformance.harness.variants import Register
-from baloot.conformance.harness.xfail import StaleXfail, XfailList
+from .declared import DeclarationError, Declared, declared_from_hello
+from .engine_process import HANDSHAKE, EngineError, EngineProcess
+from .pack import Case, Check, IfAsked, Pack, Repeat, Step, split_seat
+from .variants import Register
+from .xfail import StaleXfail, XfailList
 
 MAX_START_FAILURES = 3
 

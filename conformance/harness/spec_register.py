@@ -16,8 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from baloot.conformance.harness.pack import REGISTER_FILE, default_pack_folder
-from baloot.conformance.harness.schemas import schema_errors
+from ..protocol.schemas import schema_errors
+from .pack import REGISTER_FILE, default_pack_folder
 
 
 @dataclass(frozen=True)

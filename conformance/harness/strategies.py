@@ -33,10 +33,10 @@ except ModuleNotFoundError as missing:  # the base install leaves hypothesis out
         "leaves out: pip install 'baloot-conformance[hypothesis]'", name="hypothesis",
     ) from missing
 
-import baloot.reference_impl as reference
-from baloot.conformance.harness.deal_layout import face_up_card, first_hands
-from baloot.conformance.harness.protocol_notation import ALL_CARDS, SEATS
-from baloot.conformance.harness.variants import load_register
+from ... import reference_impl as reference
+from .deal_layout import face_up_card, first_hands
+from .protocol_notation import ALL_CARDS, SEATS
+from .variants import load_register
 
 __all__ = [
     "Deal",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from baloot.conformance.harness.spec_register import register_data
+from .spec_register import register_data
 
 
 @dataclass

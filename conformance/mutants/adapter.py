@@ -14,8 +14,8 @@ import argparse
 import sys
 from typing import Any
 
-from baloot.conformance.adapters.reference_adapter import Adapter, serve_lines
-from baloot.conformance.mutants.build import MUTANT_PACKAGE
+from ..adapters.reference_adapter import Adapter, serve_lines
+from .build import MUTANT_PACKAGE
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """Mutants made from the spec's numeric boundaries: each moves one boundary by one point,
 for one side only.
 
-For every tracked comparison (`conformance/pack_tools/boundaries.py`), each side it reads and each
+For every tracked comparison (`grammar/boundaries.py`), each side it reads and each
 constant it can take, two mutants: the boundary one point up and one point down. The
 patch is the comparison's source line with the comparison written again:
 
@@ -24,8 +24,8 @@ import re
 from functools import cache
 from pathlib import Path
 
-from baloot.conformance.mutants.catalogue import Mutant
-from baloot.conformance.pack_tools.boundaries import (
+from ...grammar import model as m
+from ...grammar.boundaries import (
     BIDDER,
     EACH,
     OTHER,
@@ -34,9 +34,9 @@ from baloot.conformance.pack_tools.boundaries import (
     comparisons,
     side_slug,
 )
-from baloot.conformance.pack_tools.spec_model import spec_model
-from baloot.conformance.pack_tools.spec_text import spec_text
-from baloot.grammar import model as m
+from ...grammar.spec_text import spec_text
+from ..pack_tools.spec_model import spec_model
+from .catalogue import Mutant
 
 _OP_WORDS = {"<": "lt", "<=": "le", ">": "gt", ">=": "ge", "==": "eq", "!=": "ne"}
 

@@ -27,10 +27,10 @@ from importlib import resources
 from pathlib import Path
 from unittest import mock
 
-from baloot.conformance.mutants.catalogue import MUTANTS, RUNTIME_FILES, Mutant
-from baloot.grammar.errors import SpecError
-from baloot.grammar.generate import default_out_dir, generate
-from baloot.grammar.model import Spec
+from ...backends.python.generate import default_out_dir, generate
+from ...grammar.errors import SpecError
+from ...grammar.model import Spec
+from .catalogue import MUTANTS, RUNTIME_FILES, Mutant
 
 # Every build is a package of this name in a folder of its own, which the mutant
 # adapter puts on its path and imports (`mutants/adapter.py`).
@@ -121,7 +121,7 @@ def default_cache_dir() -> Path:
 
 def generate_files(spec_folder: Path) -> dict[str, str]:
     """Parse, check and generate the engine modules of a spec folder."""
-    from baloot.grammar.parser import load_spec  # lark: only a build parses the spec
+    from ...grammar.parser import load_spec  # lark: only a build parses the spec
 
     try:
         spec = load_spec(spec_folder, coverage=False)

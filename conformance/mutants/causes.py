@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from baloot.conformance.harness.pack import Case
-from baloot.conformance.mutants.spec_report import SpecReport
+from ..harness.pack import Case
+from .spec_report import SpecReport
 
 # The clauses of the game's ground: the deck and its ranks, the deal, turn order, the
 # play of a trick and the bunts of cards. A mutant of a declaration citing only these

@@ -22,10 +22,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from baloot.conformance.adapters.reference_adapter import result_fields, state_fields
-from baloot.conformance.mutants.live import LiveSpec
-from baloot.conformance.mutants.operators import SpecMutant
-from baloot.reference_impl import IllegalAction, new_game, shuffled_deck
+from ...reference_impl import IllegalAction, new_game, shuffled_deck
+from ..protocol.reference_view import result_fields, state_fields
+from .live import LiveSpec
+from .operators import SpecMutant
 
 MAX_STEPS = 200
 

@@ -12,7 +12,7 @@ computes:
   those readings and give the same value, or refuse with the same message;
 - `z3`: every parameter is a number, a truth value, an enum member or a value
   record of them (no list, whose length z3 would have to bound), the rule
-  lies in the fragment `proofs/symbolic.py` translates, and z3 finds no
+  lies in the fragment `backends/symbolic.py` translates, and z3 finds no
   argument and no choice of readings where the two differ in legality or in
   value.
 
@@ -29,13 +29,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from baloot.conformance.mutants.live import LiveSpec
-from baloot.conformance.mutants.operators import SpecMutant
-from baloot.grammar import model as m
-from baloot.grammar.generate import module_of
-from baloot.grammar.pyemit import member_name
-from baloot.reference_impl import IllegalAction, choose_readings, definitions
-from baloot.reference_impl.rule_swap import clear_caches, compile_rule, rule_module
+from ...backends.python.generate import module_of
+from ...backends.python.pyemit import member_name
+from ...grammar import model as m
+from ...reference_impl import IllegalAction, choose_readings, definitions
+from ...reference_impl.rule_swap import clear_caches, compile_rule, rule_module
+from .live import LiveSpec
+from .operators import SpecMutant
 
 ENUMERATION_LIMIT = 200_000  # calls of each version, at most, before enumeration gives up
 
@@ -136,7 +136,7 @@ def by_z3(spec: m.Spec, mutant: SpecMutant) -> Equivalence | None:
         return None
     import z3  # the proofs' solver: only this check needs it
 
-    from baloot.proofs.symbolic import TranslationError, Translator, and_, equal, not_
+    from ...backends.symbolic import TranslationError, Translator, and_, equal, not_
 
     mutated_spec = dataclasses.replace(
         spec, rules=tuple(mutant.rule if r.name == rule.name else r for r in spec.rules))

@@ -18,13 +18,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from baloot.conformance.mutants.operators import SpecMutant
-from baloot.grammar import model as m
-from baloot.grammar.generate import RuleModules, is_kept, module_of, rule_source
-from baloot.grammar.pyemit import constant_name, member_name
-from baloot.grammar.walk import walk_body
-from baloot.reference_impl import definitions
-from baloot.reference_impl.rule_swap import compile_rule, rule_module, swapped
+from ...backends.python.generate import RuleModules, is_kept, module_of, rule_source
+from ...backends.python.pyemit import constant_name, member_name
+from ...grammar import model as m
+from ...grammar.walk import walk_body
+from ...reference_impl import definitions
+from ...reference_impl.rule_swap import compile_rule, rule_module, swapped
+from .operators import SpecMutant
 
 
 class LiveSpec:

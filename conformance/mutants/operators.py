@@ -39,8 +39,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from baloot.grammar import model as m
-from baloot.grammar.walk import children
+from ...grammar import model as m
+from ...grammar.walk import children
 
 OPERATORS = (
     "comparison", "arithmetic", "number", "truth", "connective", "negation", "condition",

@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from baloot.conformance.harness.engine_process import REFERENCE_ARGV, EngineProcess
-from baloot.conformance.harness.lint import lint_pack
-from baloot.conformance.harness.pack import Case, Pack, case_files, default_pack_folder
-from baloot.conformance.harness.runner import ERRORED, FAILED, PASSED, Runner
-from baloot.conformance.harness.variants import load_register
-from baloot.conformance.mutants.build import BuiltMutant, MutationError, build_all
-from baloot.conformance.mutants.catalogue import MUTANTS, Mutant
+from ..harness.engine_process import REFERENCE_ARGV, EngineProcess
+from ..harness.lint import lint_pack
+from ..harness.pack import Case, Pack, case_files, default_pack_folder
+from ..harness.runner import ERRORED, FAILED, PASSED, Runner
+from ..harness.variants import load_register
+from .build import BuiltMutant, MutationError, build_all
+from .catalogue import MUTANTS, Mutant
 
 
 def mutant_kills_folder() -> Path:

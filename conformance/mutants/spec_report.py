@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from baloot.conformance.mutants.operators import SpecMutant
-from baloot.conformance.mutants.spec_run import KILLED, SAME_CODE, SpecRun
-from baloot.grammar import model as m
+from ...grammar import model as m
+from .operators import SpecMutant
+from .spec_run import KILLED, SAME_CODE, SpecRun
 
 FORMAT = "baloot-spec-mutants/1"
 ANY_READING = "(every reading)"

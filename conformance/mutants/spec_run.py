@@ -25,15 +25,15 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from baloot.conformance.adapters.inprocess import InProcessEngine
-from baloot.conformance.harness.pack import Case
-from baloot.conformance.harness.runner import ERRORED, FAILED, PASSED, Runner
-from baloot.conformance.harness.variants import load_register
-from baloot.conformance.mutants.live import LiveSpec, recording
-from baloot.conformance.mutants.operators import SpecMutant, spec_mutants
-from baloot.conformance.mutants.run import with_pins
-from baloot.grammar import model as m
-from baloot.reference_impl.rule_swap import clear_caches
+from ...grammar import model as m
+from ...reference_impl.rule_swap import clear_caches
+from ..adapters.inprocess import InProcessEngine
+from ..harness.pack import Case
+from ..harness.runner import ERRORED, FAILED, PASSED, Runner
+from ..harness.variants import load_register
+from .live import LiveSpec, recording
+from .operators import SpecMutant, spec_mutants
+from .run import with_pins
 
 KILLED, SURVIVED, SAME_CODE = "killed", "survived", "same_code"
 

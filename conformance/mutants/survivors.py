@@ -14,11 +14,11 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from baloot.conformance.mutants.differential import Witness, find_witness
-from baloot.conformance.mutants.equivalence import equivalence
-from baloot.conformance.mutants.live import LiveSpec
-from baloot.conformance.mutants.operators import SpecMutant
-from baloot.conformance.mutants.spec_report import MutantRow, SpecReport
+from .differential import Witness, find_witness
+from .equivalence import equivalence
+from .live import LiveSpec
+from .operators import SpecMutant
+from .spec_report import MutantRow, SpecReport
 
 
 def survivor_rows(report: SpecReport) -> list[MutantRow]:

@@ -29,15 +29,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from baloot.conformance.harness.pack import SYNTHESISED, case_from_json, seated
-from baloot.conformance.harness.schemas import optional_result_fields, result_fields, state_fields
-from baloot.conformance.harness.variants import load_register
-from baloot.conformance.mutants.differential import Step, Witness
-from baloot.conformance.mutants.live import LiveSpec
-from baloot.conformance.mutants.operators import SpecMutant
-from baloot.conformance.pack_tools.case_needs import annotated, case_needs
-from baloot.conformance.pack_tools.derive import derived_alternatives, with_alternatives
-from baloot.conformance.pack_tools.pins_fix import with_minimal_requires
+from ..harness.pack import SYNTHESISED, case_from_json, seated
+from ..harness.variants import load_register
+from ..pack_tools.case_needs import annotated, case_needs
+from ..pack_tools.derive import derived_alternatives, with_alternatives
+from ..pack_tools.pins_fix import with_minimal_requires
+from ..protocol.schemas import optional_result_fields, result_fields, state_fields
+from .differential import Step, Witness
+from .live import LiveSpec
+from .operators import SpecMutant
 
 CASE_FILE = "synthesised.json"
 

@@ -26,12 +26,12 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from baloot.conformance.adapters.inprocess import InProcessEngine
-from baloot.conformance.harness.clauses import clause_ids
-from baloot.conformance.harness.declared import Declared, declared_from_hello
-from baloot.conformance.harness.pack import REGRESSION_SNAPSHOT, Case
-from baloot.conformance.harness.runner import PASSED, Runner, choose_alternative
-from baloot.conformance.harness.variants import Register
+from ..adapters.inprocess import InProcessEngine
+from ..harness.clauses import clause_ids
+from ..harness.declared import Declared, declared_from_hello
+from ..harness.pack import REGRESSION_SNAPSHOT, Case
+from ..harness.runner import PASSED, Runner, choose_alternative
+from ..harness.variants import Register
 
 # Targets the pack is to meet.
 MIN_HOLDING = 200  # holding cases under each profile, and for the median random set

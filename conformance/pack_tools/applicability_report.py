@@ -9,10 +9,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from baloot.conformance.harness.clauses import clause_ids
-from baloot.conformance.harness.pack import Case
-from baloot.conformance.harness.variants import Register
-from baloot.conformance.pack_tools.applicability import (
+from ..harness.clauses import clause_ids
+from ..harness.pack import Case
+from ..harness.variants import Register
+from .applicability import (
     MIN_HOLDING_PER_CLAUSE,
     SetFigures,
     all_figures,

@@ -28,16 +28,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
-from baloot.conformance.harness.pack import (
-    Case,
-    IfAsked,
-    Pack,
-    Repeat,
-    RoundScript,
-    Step,
-    split_seat,
-)
-from baloot.conformance.pack_tools.boundaries import (
+from ...backends.python.generate import RuleModules, module_of, rule_source
+from ...grammar import model as m
+from ...grammar.boundaries import (
     BIDDER,
     EACH,
     OFFSETS,
@@ -47,11 +40,18 @@ from baloot.conformance.pack_tools.boundaries import (
     boundaries,
     comparisons,
 )
-from baloot.conformance.pack_tools.coverage import counts
-from baloot.grammar import model as m
-from baloot.grammar.generate import RuleModules, module_of, rule_source
-from baloot.reference_impl import IllegalAction, new_game
-from baloot.reference_impl.rule_swap import compile_rule, swapped
+from ...reference_impl import IllegalAction, new_game
+from ...reference_impl.rule_swap import compile_rule, swapped
+from ..harness.pack import (
+    Case,
+    IfAsked,
+    Pack,
+    Repeat,
+    RoundScript,
+    Step,
+    split_seat,
+)
+from .coverage import counts
 
 PROBE = "boundary_probe"
 Record = tuple[int, int, int, str]  # comparison index, figure, constant, side
@@ -285,7 +285,7 @@ class BoundaryCoverage:
 
 def boundary_coverage(pack: Pack) -> BoundaryCoverage:
     """Run the pack's counted cases through the probed reference engine (a few seconds)."""
-    from baloot.conformance.pack_tools.spec_model import spec_model  # lark: parses the spec
+    from .spec_model import spec_model  # lark: parses the spec
 
     spec = spec_model()
     found = comparisons(spec)

@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from baloot.conformance.pack_tools.boundaries import OFFSETS, UNCLASSIFIED
-from baloot.conformance.pack_tools.boundary_probe import BoundaryCoverage, PointCoverage
+from ...grammar.boundaries import OFFSETS, UNCLASSIFIED
+from .boundary_probe import BoundaryCoverage, PointCoverage
 
 
 def _cell(point: PointCoverage, offset: int, ids: int) -> str:

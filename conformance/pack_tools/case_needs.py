@@ -38,10 +38,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from baloot.conformance.harness.pack import Case, Check, IfAsked, Repeat, Step, seated, split_seat
-from baloot.conformance.harness.variants import Register
-from baloot.reference_impl import IllegalAction, new_game
-from baloot.reference_impl.runtime import Game
+from ...reference_impl import IllegalAction, new_game
+from ...reference_impl.runtime import Game
+from ..harness.pack import Case, Check, IfAsked, Repeat, Step, seated, split_seat
+from ..harness.variants import Register
 
 RAISE_CAPABILITY = {"triple": "raise_triple", "four": "raise_four", "gahwa": "raise_gahwa"}
 OPTIONAL_CALLS = {*RAISE_CAPABILITY, "ashkal"}

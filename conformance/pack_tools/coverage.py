@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from baloot.conformance.harness.clauses import clause_ids
-from baloot.conformance.harness.pack import REGRESSION_SNAPSHOT, Case, Pack
-from baloot.conformance.harness.variants import Register
+from ..harness.clauses import clause_ids
+from ..harness.pack import REGRESSION_SNAPSHOT, Case, Pack
+from ..harness.variants import Register
 
 MIN_CASES_PER_CLAUSE = 3
 MIN_CASES_PER_READING = 1

@@ -51,8 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from baloot.conformance.harness.compare import project_onto, subset_matches
-from baloot.conformance.harness.pack import (
+from ..harness.compare import project_onto, subset_matches
+from ..harness.pack import (
     DERIVED,
     HAND_WORKED,
     Case,
@@ -65,11 +65,11 @@ from baloot.conformance.harness.pack import (
     read_json,
     seated,
 )
-from baloot.conformance.harness.runner import CaseFailed, Runner
-from baloot.conformance.harness.variants import Register
-from baloot.conformance.pack_tools.case_needs import annotated, case_needs
-from baloot.conformance.pack_tools.pins import PinChecker, map_with_checker
-from baloot.conformance.pack_tools.pins_fix import file_style, minimal_pins
+from ..harness.runner import CaseFailed, Runner
+from ..harness.variants import Register
+from .case_needs import annotated, case_needs
+from .pins import PinChecker, map_with_checker
+from .pins_fix import file_style, minimal_pins
 
 # A10 reading -> the form of a hokum double that locks the round (PROTOCOL.md, "Raising":
 # a plain double locks it under double_and_four and any_raise, `double closed` under

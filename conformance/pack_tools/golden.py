@@ -24,13 +24,13 @@ from typing import Any
 
 from rich.console import Console
 
-from baloot.conformance.adapters.reference_adapter import result_fields
-from baloot.conformance.harness.pack import REGRESSION_SNAPSHOT, case_from_json, seated
-from baloot.conformance.harness.protocol_notation import ALL_CARDS
-from baloot.conformance.harness.variants import load_register
-from baloot.conformance.pack_tools.case_needs import annotated, case_needs
-from baloot.conformance.pack_tools.pins_fix import with_minimal_requires
-from baloot.reference_impl import new_game
+from ...reference_impl import new_game
+from ..harness.pack import REGRESSION_SNAPSHOT, case_from_json, seated
+from ..harness.protocol_notation import ALL_CARDS
+from ..harness.variants import load_register
+from ..protocol.reference_view import result_fields
+from .case_needs import annotated, case_needs
+from .pins_fix import with_minimal_requires
 
 GOLDEN_FOLDER = "golden"
 MAX_ROUNDS = 40  # a game the policy cannot finish in this many rounds is cut short

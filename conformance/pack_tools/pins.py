@@ -24,13 +24,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from baloot.conformance.adapters.inprocess import InProcessEngine
-from baloot.conformance.harness.engine_process import EngineProcess
-from baloot.conformance.harness.pack import Case
-from baloot.conformance.harness.runner import PASSED, Runner
-from baloot.conformance.harness.variants import Register
-from baloot.conformance.pack_tools import pins_cache
-from baloot.conformance.pack_tools.pins_trace import NotingApi
+from ..adapters.inprocess import InProcessEngine
+from ..harness.engine_process import EngineProcess
+from ..harness.pack import Case
+from ..harness.runner import PASSED, Runner
+from ..harness.variants import Register
+from . import pins_cache
+from .pins_trace import NotingApi
 
 # variant -> the readings a case pins (one, or every reading it holds under)
 Pins = dict[str, tuple[str, ...]]

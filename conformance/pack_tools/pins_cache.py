@@ -22,11 +22,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import baloot.conformance.adapters.inprocess as inprocess_module
-import baloot.conformance.harness.runner as runner_module
-import baloot.reference_impl as engine_package
-from baloot.conformance.harness.pack import Case
-from baloot.conformance.harness.variants import Register
+from ... import reference_impl as engine_package
+from ..adapters import inprocess as inprocess_module
+from ..harness import runner as runner_module
+from ..harness.pack import Case
+from ..harness.variants import Register
 
 FORMAT = 1  # of the stored checks
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from baloot.conformance.harness.pack import (
+from ..harness.pack import (
     HAND_WORKED,
     REGRESSION_SNAPSHOT,
     SYNTHESISED,
@@ -31,8 +31,8 @@ from baloot.conformance.harness.pack import (
     Case,
     case_from_json,
 )
-from baloot.conformance.harness.variants import Register
-from baloot.conformance.pack_tools.pins import (
+from ..harness.variants import Register
+from .pins import (
     CaseCheck,
     PinChecker,
     Pins,

@@ -8,11 +8,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from baloot.conformance.harness.lint import lint_pack
-from baloot.conformance.harness.pack import Case
-from baloot.conformance.harness.variants import Register
-from baloot.conformance.pack_tools.pins import CaseCheck, check_cases
-from baloot.conformance.pack_tools.pins_fix import PinFix, apply_fixes, fixable, plan_fixes
+from ..harness.lint import lint_pack
+from ..harness.pack import Case
+from ..harness.variants import Register
+from .pins import CaseCheck, check_cases
+from .pins_fix import PinFix, apply_fixes, fixable, plan_fixes
 
 
 def _print(console: Console, text: str) -> None:

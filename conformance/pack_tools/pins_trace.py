@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
-import baloot.reference_impl as api
-from baloot.reference_impl import (
+from ... import reference_impl as api
+from ...reference_impl import (
     bidding_rules,
     cards_rules,
     deal_rules,
@@ -31,7 +31,7 @@ from baloot.reference_impl import (
     raises_rules,
     scoring_rules,
 )
-from baloot.reference_impl.readings import Readings
+from ...reference_impl.readings import Readings
 
 _VARIANT_FIELDS = frozenset(f.name for f in fields(Readings))
 

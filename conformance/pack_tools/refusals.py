@@ -29,17 +29,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from baloot.conformance.harness.pack import Case
-from baloot.conformance.harness.variants import Register
-from baloot.conformance.pack_tools.boundary_probe import CaseStopped, play_steps
-from baloot.conformance.pack_tools.coverage import counts
-from baloot.conformance.pack_tools.spec_model import spec_model
-from baloot.grammar import model as m
-from baloot.grammar.analysis import analyse
-from baloot.grammar.walk import walk, walk_body
-from baloot.reference_impl import IllegalAction, deal_rules, new_game, play_rules, raises_rules
-from baloot.reference_impl import bidding_rules as bid_rules
-from baloot.reference_impl.definitions import (
+from ...grammar import model as m
+from ...grammar.analysis import analyse
+from ...grammar.walk import walk, walk_body
+from ...reference_impl import IllegalAction, deal_rules, new_game, play_rules, raises_rules
+from ...reference_impl import bidding_rules as bid_rules
+from ...reference_impl.definitions import (
     Action,
     ActionKind,
     Game,
@@ -47,9 +42,14 @@ from baloot.reference_impl.definitions import (
     Phase,
     RaiseLevel,
 )
-from baloot.reference_impl.notation import NotationError, parse_action
-from baloot.reference_impl.readings import Readings
-from baloot.reference_impl.runtime import Game as Engine
+from ...reference_impl.notation import NotationError, parse_action
+from ...reference_impl.readings import Readings
+from ...reference_impl.runtime import Game as Engine
+from ..harness.pack import Case
+from ..harness.variants import Register
+from .boundary_probe import CaseStopped, play_steps
+from .coverage import counts
+from .spec_model import spec_model
 
 MIN_CASES = 2
 

@@ -24,22 +24,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from baloot.conformance.harness.pack import case_from_json
-from baloot.conformance.harness.variants import Register
-from baloot.conformance.pack_tools.boundary_probe import play_steps
-from baloot.conformance.pack_tools.case_needs import annotated, case_needs
-from baloot.conformance.pack_tools.pins_fix import minimal_requires
-from baloot.conformance.pack_tools.refusals import (
+from ...reference_impl import IllegalAction, new_game, play_rules
+from ...reference_impl.definitions import Game, Mode, Phase, ProjectKind
+from ...reference_impl.notation import action_text, card_text
+from ...reference_impl.runtime import Game as Engine
+from ...reference_impl.runtime import choose_readings, shuffled_deck
+from ..harness.pack import case_from_json
+from ..harness.variants import Register
+from .boundary_probe import play_steps
+from .case_needs import annotated, case_needs
+from .pins_fix import minimal_requires
+from .refusals import (
     WAYS,
     Way,
     refusal_of,
     way_of,
 )
-from baloot.reference_impl import IllegalAction, new_game, play_rules
-from baloot.reference_impl.definitions import Game, Mode, Phase, ProjectKind
-from baloot.reference_impl.notation import action_text, card_text
-from baloot.reference_impl.runtime import Game as Engine
-from baloot.reference_impl.runtime import choose_readings, shuffled_deck
 
 WAY_BY_KEY = {w.key: w for w in WAYS}
 SUITS = ("S", "H", "D", "C")

@@ -14,10 +14,10 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from baloot.conformance.harness.variants import Register, register_from_data
-from baloot.grammar.model import Spec
-from baloot.grammar.parser import load_spec
-from baloot.grammar.register_data import register_data
+from ...backends.register import register_data
+from ...grammar.model import Spec
+from ...grammar.parser import load_spec
+from ..harness.variants import Register, register_from_data
 
 
 @cache

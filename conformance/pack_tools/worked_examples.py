@@ -29,10 +29,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from baloot.reference_impl import definitions, new_game, shuffled_deck
-from baloot.reference_impl.cards_rules import card_value
-from baloot.reference_impl.notation import card_text
-from baloot.reference_impl.plain import Plain
+from ...reference_impl import definitions, new_game, shuffled_deck
+from ...reference_impl.cards_rules import card_value
+from ...reference_impl.notation import card_text
+from ...reference_impl.plain import Plain
 
 FORMAT = 1
 COMMAND = "baloot conform examples"

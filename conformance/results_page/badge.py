@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
-from baloot.conformance.results_page.runs import EngineRun
+from .runs import EngineRun
 
 HEIGHT = 20
 PADDING = 6

@@ -22,8 +22,8 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
-from baloot.conformance.results_page.badge import badge_svg
-from baloot.conformance.results_page.runs import PASSED_STATUSES, EngineRun
+from .badge import badge_svg
+from .runs import PASSED_STATUSES, EngineRun
 
 STATUSES = ("passed", "failed", "errored", "skipped", "unsupported", "xfailed", "xpassed")
 CELL_TEXT = {

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from baloot.conformance.harness.report_files import REPORT_FORMAT
-from baloot.conformance.harness.schemas import schema_errors
+from ..harness.report_files import REPORT_FORMAT
+from ..protocol.schemas import schema_errors
 
 PASSED_STATUSES = ("passed", "xpassed")  # a badge counts these as passed
 SHOWN_SCHEMA_ERRORS = 5

@@ -13,7 +13,7 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from baloot.conformance.cli import main
+from baloot.cli.main import main
 from baloot.conformance.harness import exit_status
 
 from ..conformance.conftest import engine_command, legal_case, write_pack

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main
+from baloot.cli.main import main
 from baloot.conformance.harness import exit_status
 
 from ..conformance.conftest import engine_command, legal_case, write_pack

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main as cli_main
+from baloot.cli.main import main as cli_main
 from baloot.conformance.harness.protocol_notation import ALL_CARDS
 
 # The helpers beside the tests are importable (tests/ has no packages): independent_runs.

@@ -27,7 +27,7 @@ def run_pack(engine: Path, *bugs: str, xfail: Mapping[str, str] | None = None) -
     argv = [sys.executable, str(engine)] + [arg for bug in bugs for arg in ("--bug", bug)]
     with tempfile.TemporaryDirectory() as folder:
         report_path = Path(folder) / "report.json"
-        command = [sys.executable, "-m", "baloot.conformance.cli", "conform",
+        command = [sys.executable, "-m", "baloot.cli.main", "conform",
                    "--engine", shlex.join(argv), "--json", str(report_path)]
         if xfail is not None:
             xfail_path = Path(folder) / "engine.xfail"

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main
+from baloot.cli.main import main
 from baloot.conformance.harness import exit_status
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import Problem

@@ -19,14 +19,6 @@ from baloot.conformance.harness.pack import default_pack_folder
 from baloot.conformance.mutants.boundary_mutants import boundary_mutants, unbuilt_boundaries
 from baloot.conformance.mutants.build import apply_patch
 from baloot.conformance.mutants.run import run_mutants
-from baloot.conformance.pack_tools.boundaries import (
-    BIDDER,
-    COUNT,
-    OTHER,
-    UNCLASSIFIED,
-    boundaries,
-    comparisons,
-)
 from baloot.conformance.pack_tools.boundary_probe import (
     boundary_coverage,
     play_case,
@@ -34,6 +26,14 @@ from baloot.conformance.pack_tools.boundary_probe import (
     probing,
 )
 from baloot.conformance.pack_tools.spec_model import spec_model
+from baloot.grammar.boundaries import (
+    BIDDER,
+    COUNT,
+    OTHER,
+    UNCLASSIFIED,
+    boundaries,
+    comparisons,
+)
 
 BOUNDARY_CASES = default_pack_folder() / "boundaries"
 PROFILES = ("literal", "federation")

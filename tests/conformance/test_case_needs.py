@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main
+from baloot.cli.main import main
 from baloot.conformance.harness.pack import case_from_json
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.pack_tools.case_needs import case_needs

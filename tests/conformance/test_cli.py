@@ -1,4 +1,4 @@
-"""The `baloot` command is put together in one place (`conformance/cli.py`): each room
+"""The `baloot` command is put together in one place (`cli/main.py`): each room
 adds its subcommands, `conform`'s rooms through the group `conform`'s register returns,
 and the suite runs its steps through the command it is given."""
 
@@ -11,9 +11,9 @@ from importlib import metadata
 
 import pytest
 
-from baloot.conformance import suite
-from baloot.conformance.cli import main
-from baloot.conformance.harness.conform_command import pack_version_matches
+from baloot.cli import suite
+from baloot.cli.conform_command import pack_version_matches
+from baloot.cli.main import main
 
 CONFORM_SUBCOMMANDS = ("lint", "adapter", "coverage", "golden", "pins", "applicability", "needs",
                        "examples", "mutants")
@@ -53,8 +53,8 @@ def test_the_suite_runs_its_steps_through_the_command_it_is_given() -> None:
 
 
 def test_the_suite_module_does_not_import_the_root_command() -> None:
-    code = ("import sys, baloot.conformance.suite\n"
-            "print('baloot.conformance.cli' in sys.modules)\n")
+    code = ("import sys, baloot.cli.suite\n"
+            "print('baloot.cli.main' in sys.modules)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=False, timeout=60)
     assert result.stdout.strip() == "False", result.stderr

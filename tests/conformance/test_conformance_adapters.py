@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from baloot.cli.main import main
 from baloot.conformance.adapters.reference_adapter import Adapter, serve
-from baloot.conformance.cli import main
 from baloot.conformance.harness.protocol_notation import ALL_CARDS
-from baloot.conformance.harness.schemas import reply_errors
+from baloot.conformance.protocol.schemas import reply_errors
 
 
 class IllegalAction(Exception):

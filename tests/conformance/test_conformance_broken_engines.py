@@ -74,7 +74,7 @@ def test_engine_exiting_at_handshake_errors_every_case(
 def test_missing_engine_binary_is_an_error_not_a_traceback(
     run_conform: RunConform, three_case_pack: Path
 ) -> None:
-    from baloot.conformance.cli import main
+    from baloot.cli.main import main
 
     status = main(
         ["conform", "--engine", "/nonexistent/engine --flag", "--cases", str(three_case_pack)]
@@ -165,7 +165,7 @@ def test_ctrl_c_writes_the_report_of_the_cases_that_ran(
     monkeypatch.setenv("HANGS_MARKER", str(marker))
     junit = tmp_path / "r.xml"
     run = subprocess.Popen(
-        [sys.executable, "-m", "baloot.conformance.cli", "conform", "--engine",
+        [sys.executable, "-m", "baloot.cli.main", "conform", "--engine",
          hangs, "--cases", str(pack), "--timeout", "120", "--json", str(report),
          "--junit", str(junit)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

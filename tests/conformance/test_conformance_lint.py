@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main
+from baloot.cli.main import main
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import default_pack_folder
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance.cli import main
+from baloot.cli.main import main
 from baloot.conformance.harness.engine_process import EngineProcess
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import REGRESSION_SNAPSHOT, default_pack_folder
@@ -116,7 +116,7 @@ def test_no_explored_witness_rests_on_an_optional_state_field() -> None:
     """An engine may leave the optional state fields out (PROTOCOL.md), and the runner then
     cannot check them: a witness must show its difference in what every engine sends."""
     from baloot.conformance.harness.pack import WITNESS
-    from baloot.conformance.harness.schemas import state_fields
+    from baloot.conformance.protocol.schemas import state_fields
 
     required, optional = state_fields()
     pack, _ = lint_pack(default_pack_folder())

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main
+from baloot.cli.main import main
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import Case, case_from_json, default_pack_folder
 from baloot.conformance.harness.variants import load_register

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance.cli import main
+from baloot.cli.main import main
 from baloot.conformance.harness.rules_links import clause_link
 
 # The reference adapter behind a filter that accepts every action: an engine

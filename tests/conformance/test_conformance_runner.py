@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main
+from baloot.cli.main import main
 from baloot.conformance.harness.deal_layout import deck_for_hands, first_hands, full_hands
 from baloot.conformance.harness.protocol_notation import ALL_CARDS, NotationError, parse_action
 from baloot.conformance.harness.xfail import XfailFileError, read_xfail_file
@@ -174,7 +174,7 @@ def test_optional_state_fields_the_engine_leaves_out_are_not_checked(
 
 def test_without_unsent_keeps_what_the_engine_sent() -> None:
     from baloot.conformance.harness.compare import without_unsent
-    from baloot.conformance.harness.schemas import optional_state_fields
+    from baloot.conformance.protocol.schemas import optional_state_fields
 
     optional = optional_state_fields()
     assert "locked" in optional[""] and optional["contract"] == ("ashkal",)

@@ -11,7 +11,7 @@ import pytest
 
 from baloot.conformance.harness.pack import REGISTER_FILE
 from baloot.conformance.harness.protocol_notation import ALL_CARDS
-from baloot.conformance.harness.schemas import (
+from baloot.conformance.protocol.schemas import (
     reply_errors,
     request_errors,
     schema_errors,

@@ -46,7 +46,7 @@ def test_heavy_imports_reads_importtime_lines() -> None:
 
 
 def test_conform_run_imports_no_lark_z3_or_black() -> None:
-    result = run([sys.executable, "-X", "importtime", "-m", "baloot.conformance.cli", "conform",
+    result = run([sys.executable, "-X", "importtime", "-m", "baloot.cli.main", "conform",
                   "--engine", shlex.join(REFERENCE_ARGV), "--only", CASE])
     assert result.returncode == 0, result.stdout + result.stderr[-3000:]
     assert "1 passed" in result.stdout
@@ -73,7 +73,7 @@ def test_conform_runs_with_lark_z3_and_black_unimportable(tmp_path: Path) -> Non
         [str(tmp_path), *filter(None, [os.environ.get("PYTHONPATH")])])}
     blocked = run([sys.executable, "-c", "import lark"], env=env)
     assert "lark is not installed" in blocked.stderr  # the stand-ins shadow the real ones
-    result = run([sys.executable, "-m", "baloot.conformance.cli", "conform",
+    result = run([sys.executable, "-m", "baloot.cli.main", "conform",
                   "--engine", shlex.join(REFERENCE_ARGV), "--only", CASE], env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 passed" in result.stdout

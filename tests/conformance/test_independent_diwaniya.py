@@ -83,7 +83,7 @@ def conform(bug: str | None, folder: Path) -> Verdict:
         [
             sys.executable,
             "-m",
-            "baloot.conformance.cli",
+            "baloot.cli.main",
             "conform",
             "--engine",
             shlex.join(engine),

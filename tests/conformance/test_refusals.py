@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from baloot.cli.main import main as cli_main
 from baloot.conformance.adapters.inprocess import InProcessEngine
-from baloot.conformance.cli import main as cli_main
 from baloot.conformance.harness.lint import lint_pack
 from baloot.conformance.harness.pack import Case, default_pack_folder
 from baloot.conformance.harness.runner import FAILED, PASSED, Runner

@@ -14,7 +14,7 @@ import fastjsonschema
 import pytest
 
 from baloot.conformance.harness.pack import case_files, default_pack_folder
-from baloot.conformance.harness.schemas import _quick, schema_errors, schema_names, validator
+from baloot.conformance.protocol.schemas import _quick, schema_errors, schema_names, validator
 
 WRONG_VALUES: tuple[Any, ...] = (None, True, 1, 1.5, -3, "", "x", [], [1], {}, {"a": 1})
 

@@ -9,8 +9,11 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main
-from baloot.conformance.harness import conform_command
+from baloot.backends.document.anchors import clause_id_anchor
+from baloot.backends.python import generate
+from baloot.backends.register import register_data, register_text
+from baloot.cli import conform_command
+from baloot.cli.main import main
 from baloot.conformance.harness.clauses import clause_ids
 from baloot.conformance.harness.pack import REGISTER_FILE, case_files, default_pack_folder
 from baloot.conformance.harness.rules_links import clause_anchor, clause_link
@@ -21,10 +24,7 @@ from baloot.conformance.harness.spec_register import (
 )
 from baloot.conformance.harness.variants import load_register, register_from_data
 from baloot.conformance.pack_tools.spec_model import register_from_folder, spec_model
-from baloot.grammar import generate
 from baloot.grammar.parser import default_spec_dir
-from baloot.grammar.register_data import register_data, register_text
-from baloot.grammar.render.anchors import clause_id_anchor
 
 
 def checked_in() -> dict[str, Any]:

@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main as cli_main
+from baloot.cli.fuzz_command import write_cases
+from baloot.cli.main import main as cli_main
 from baloot.conformance.fuzz.campaign import FuzzReport, Settings, run_campaign
 from baloot.conformance.fuzz.casefile import case_from_replay, case_id_for, round_steps
-from baloot.conformance.fuzz.commands import write_cases
 from baloot.conformance.fuzz.driver import (
     Disagreement,
     Move,

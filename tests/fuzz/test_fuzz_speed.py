@@ -17,7 +17,7 @@ import pytest
 import baloot.reference_impl as api
 from baloot.conformance.adapters import reference_adapter
 from baloot.conformance.adapters.inprocess import InProcessEngine
-from baloot.conformance.adapters.reference_adapter import Adapter, result_fields, state_fields
+from baloot.conformance.adapters.reference_adapter import Adapter
 from baloot.conformance.fuzz import campaign
 from baloot.conformance.fuzz.driver import (
     MAX_STEPS,
@@ -31,6 +31,7 @@ from baloot.conformance.fuzz.driver import (
 from baloot.conformance.fuzz.engine_side import AHEAD, CHUNK, EngineSide, PlanSender
 from baloot.conformance.harness.collector import THRESHOLD
 from baloot.conformance.harness.engine_process import REFERENCE_ARGV, EngineError, EngineProcess
+from baloot.conformance.protocol.reference_view import result_fields, state_fields
 
 WRAPPED = [sys.executable, str(Path(__file__).with_name("wrapped_engine.py"))]
 BUGS = ("triple_multiplier", "revoke_accepted", "sun_last_trick")

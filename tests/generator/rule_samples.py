@@ -29,6 +29,8 @@ from types import ModuleType
 from typing import Any
 
 from baloot import reference_impl
+from baloot.backends.python.generate import is_value_record, module_of
+from baloot.backends.python.pyemit import member_name
 from baloot.grammar import model as m
 from baloot.grammar.analysis import analyse
 from baloot.grammar.evaluate import (
@@ -39,9 +41,7 @@ from baloot.grammar.evaluate import (
     Value,
     evaluate,
 )
-from baloot.grammar.generate import is_value_record, module_of
 from baloot.grammar.parser import load_spec
-from baloot.grammar.pyemit import member_name
 from baloot.reference_impl import definitions, entry_points, readings
 from baloot.reference_impl.runtime_support import IllegalAction, NoValue, UnknownReading
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from baloot.grammar import compiled_engine, generate
+from baloot.backends.python import compiled_engine, generate
 from baloot.grammar.parser import load_spec
 from baloot.reference_impl import is_compiled
 
@@ -95,7 +95,7 @@ def assert_the_tools_that_watch_the_readings_refuse_it(build: Path) -> None:
     """`conform pins` and `explore --impact` watch the rules read the readings, which a
     compiled build does past them: each refuses it, naming the way out."""
     for command in (["conform", "pins"], ["explore", "--impact", "--rounds", "10", "--no-write"]):
-        done = run([sys.executable, "-m", "baloot.conformance.cli", *command], build)
+        done = run([sys.executable, "-m", "baloot.cli.main", *command], build)
         assert done.returncode == 2, command
         assert done.stderr.startswith(f"baloot {command[0]} {command[1]}: "), done.stderr
         assert "compiled build" in done.stderr and "interpreted engine" in done.stderr

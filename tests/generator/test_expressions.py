@@ -11,9 +11,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from baloot.backends.python.pyemit import Context, Emitter
 from baloot.grammar import model as m
 from baloot.grammar.evaluate import Value, evaluate_expr
-from baloot.grammar.pyemit import Context, Emitter
 
 P = m.Pos("<test>", 1, 1)
 SPEC = m.Spec(files=())

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance.cli import main
-from baloot.grammar import generate
+from baloot.backends.python import generate
+from baloot.cli.main import main
 from baloot.grammar.parser import load_spec
 
 SPEC = load_spec()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from baloot.backends.python.generate import RuleModules, rule_module
 from baloot.grammar import model as m
 from baloot.grammar.analysis import (
     INT,
@@ -16,7 +17,6 @@ from baloot.grammar.analysis import (
 )
 from baloot.grammar.checks import check_spec
 from baloot.grammar.errors import SpecError
-from baloot.grammar.generate import RuleModules, rule_module
 from baloot.grammar.parser import assemble, load_spec, parse_text
 
 TEXT = """\

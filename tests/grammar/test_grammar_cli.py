@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance.cli import main
+from baloot.cli.main import main
 
 GOOD = """\
 clause DEAL.1 "Each player gets eight cards."

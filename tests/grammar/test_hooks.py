@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance.cli import main
-from baloot.grammar import generate
+from baloot.backends.python import generate
+from baloot.cli.main import main
 from baloot.grammar.analysis import analyse, hook_rule
 from baloot.grammar.errors import SpecError
 from baloot.grammar.parser import default_spec_dir, load_spec

@@ -28,7 +28,7 @@ from rich.console import Console
 from baloot.conformance.harness.report_console import print_report
 from baloot.conformance.harness.report_files import write_json, write_junit
 from baloot.conformance.harness.runner import RunReport
-from baloot.conformance.harness.schemas import schema_errors
+from baloot.conformance.protocol.schemas import schema_errors
 
 OURS, SUCCESS = "ours", "success"
 

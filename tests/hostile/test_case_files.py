@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main as cli_main
+from baloot.cli.main import main as cli_main
 from baloot.conformance.fuzz.normal import normal_legal, normal_state
 from baloot.conformance.harness.engine_process import EngineError, EngineProcess
 from baloot.conformance.harness.lint import lint_pack

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main as cli_main
+from baloot.cli.main import main as cli_main
 from baloot.grammar.errors import SpecError
 from baloot.grammar.parser import parse_text
 from baloot.reference_impl import new_game

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main as cli_main
+from baloot.cli.main import main as cli_main
 from baloot.conformance.harness.protocol_notation import ALL_CARDS
 
 HOSTILE = Path(__file__).parents[1] / "conformance" / "fake_engines" / "hostile.py"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance.cli import main as cli_main
+from baloot.cli.main import main as cli_main
 from baloot.conformance.harness.clauses import known_clause_ids
 from baloot.conformance.mutants.build import (
     MutationError,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from baloot.cli.main import main as cli_main
 from baloot.conformance.adapters.inprocess import InProcessEngine
-from baloot.conformance.cli import main as cli_main
 from baloot.conformance.harness.pack import Case, case_from_json, default_pack_folder
 from baloot.conformance.harness.runner import FAILED, PASSED, Runner
 from baloot.conformance.harness.variants import load_register

@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance import extras, suite
-from baloot.conformance.cli import version_text
+from baloot.cli import destinations, extras, suite
+from baloot.cli.main import version_text
 from baloot.conformance.harness import rules_links
-from baloot.grammar import destinations
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,7 +85,7 @@ def without(tmp_path: Path, *modules: str) -> dict[str, str]:
 
 
 def baloot(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "baloot.conformance.cli", *argv], env=env,
+    return subprocess.run([sys.executable, "-m", "baloot.cli.main", *argv], env=env,
                           capture_output=True, text=True, timeout=120, check=False)
 
 

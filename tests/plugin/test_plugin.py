@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance.cli import main as cli_main
+from baloot.cli.main import main as cli_main
 from baloot.conformance.harness import exit_status
 from baloot.conformance.mutants.build import build_all
 from baloot.conformance.mutants.catalogue import by_name

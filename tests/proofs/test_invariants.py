@@ -142,7 +142,7 @@ def test_four_aces_only_in_sun() -> None:
 
 @pytest.mark.parametrize("name", ["deck-bunts", "points-sum"])
 def test_cli_verify_subset(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from baloot.conformance.cli import main
+    from baloot.cli.main import main
 
     assert main(["verify", "--only", name, "--no-engine", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
@@ -160,7 +160,7 @@ class VerifyRun:
 def whole_verify_run(tmp_path_factory: pytest.TempPathFactory) -> VerifyRun:
     """`baloot verify --check` on the real spec, run once for the tests below: the
     stored outcomes (proofs/results/invariants.json) must be this run's."""
-    from baloot.conformance.cli import main
+    from baloot.cli.main import main
 
     results = tmp_path_factory.mktemp("verify") / "proofs.json"
     out = io.StringIO()
@@ -182,8 +182,8 @@ def test_the_rules_document_shows_the_current_z3_results(whole_verify_run: Verif
     """docs/rules.md lists every outcome of `baloot verify`, z3 proofs and engine walks
     alike, with the results they give now, row for row (the renderer reads them from
     proofs/results/invariants.json; `baloot spec render` writes the document again)."""
-    from baloot.grammar.render.extras import project_root
-    from baloot.grammar.render.freshness import proof_rows
+    from baloot.backends.document.extras import project_root
+    from baloot.backends.document.freshness import proof_rows
 
     now = [(str(o["check"]), str(o["contract"]), str(o["status"]))
            for o in whole_verify_run.outcomes]

@@ -153,7 +153,7 @@ def test_registered_in_verify_beside_the_engine_walk() -> None:
 
 
 def test_cli_runs_the_proof(capsys: pytest.CaptureFixture[str]) -> None:
-    from baloot.conformance.cli import main
+    from baloot.cli.main import main
 
     assert main(["verify", "--only", "legal-card", "--no-engine", "--jobs", "1"]) == 0
     out = capsys.readouterr().out

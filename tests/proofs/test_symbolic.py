@@ -11,10 +11,7 @@ from pathlib import Path
 import pytest
 import z3
 
-from baloot.grammar import model as m
-from baloot.grammar.evaluate import Member, RecordValue, Value
-from baloot.grammar.parser import assemble, parse_text
-from baloot.proofs.symbolic import (
+from baloot.backends.symbolic import (
     NONE,
     TRUE,
     SEnum,
@@ -26,7 +23,10 @@ from baloot.proofs.symbolic import (
     Universe,
     ite,
 )
-from baloot.proofs.symbolic import Value as SymbolicValue
+from baloot.backends.symbolic import Value as SymbolicValue
+from baloot.grammar import model as m
+from baloot.grammar.evaluate import Member, RecordValue, Value
+from baloot.grammar.parser import assemble, parse_text
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "generator"))  # tests/ has no packages
 from rule_samples import SPEC, Sample, evaluated, samples

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from baloot.conformance.cli import main
+from baloot.cli import proof_commands as commands
+from baloot.cli.main import main
 from baloot.grammar import model as m
 from baloot.grammar.parser import load_spec
-from baloot.proofs import commands, invariants_file
+from baloot.proofs import invariants_file
 from baloot.proofs.proof_outcome import GaveUp, ProofOutcome, guarded
 from baloot.proofs.verify import run_all
 

@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
+from baloot.backends.document.document import Options, render
 from baloot.grammar import model as m
 from baloot.grammar.parser import load_spec
-from baloot.grammar.render.document import Options, render
 
 FLAGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

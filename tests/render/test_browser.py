@@ -14,8 +14,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from baloot.backends.document import clause_id_anchor
 from baloot.grammar import model as m
-from baloot.grammar.render import clause_id_anchor
 
 
 def test_document_in_chromium(spec: m.Spec, rendered: Path, browser: Any,

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
+from baloot.backends.document.cases import FOLD_OVER
+from baloot.backends.document.document import Options, build_document
+from baloot.backends.document.html import render_html
+from baloot.backends.document.markdown import render_markdown
+from baloot.backends.document.stored import StoredFileError
 from baloot.grammar import model as m
 from baloot.grammar.parser import assemble, parse_text
-from baloot.grammar.render.cases import FOLD_OVER
-from baloot.grammar.render.document import Options, build_document
-from baloot.grammar.render.html import render_html
-from baloot.grammar.render.markdown import render_markdown
-from baloot.grammar.render.stored import StoredFileError
 
 ROOT = Path(__file__).resolve().parents[2]
 PACK = ROOT / "conformance" / "cases"
@@ -286,7 +286,7 @@ def test_a_missing_pack_is_said_and_a_bad_one_is_an_error(tmp_path: Path) -> Non
 
 def test_render_command_takes_a_pack_folder(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    from baloot.conformance.cli import main
+    from baloot.cli.main import main
 
     pack, spec = tmp_path / "pack", tmp_path / "spec"
     spec.mkdir()

@@ -12,17 +12,17 @@ from typing import Any
 
 import pytest
 
+from baloot.backends.document import clause_anchor, clause_id_anchor
+from baloot.backends.document.anchors import decl_anchor, profile_anchor, variant_anchor
+from baloot.backends.document.document import Options, build_document, render
+from baloot.backends.document.extras import INVARIANTS, WITNESSES, witness_blocks
+from baloot.backends.document.freshness import stale_files
+from baloot.backends.document.html import render_html
+from baloot.backends.document.markdown import render_markdown
+from baloot.backends.document.scoring import EXAMPLES
+from baloot.backends.document.stored import StoredFileError
 from baloot.grammar import model as m
 from baloot.grammar.parser import assemble, parse_text
-from baloot.grammar.render import clause_anchor, clause_id_anchor
-from baloot.grammar.render.anchors import decl_anchor, profile_anchor, variant_anchor
-from baloot.grammar.render.document import Options, build_document, render
-from baloot.grammar.render.extras import INVARIANTS, WITNESSES, witness_blocks
-from baloot.grammar.render.freshness import stale_files
-from baloot.grammar.render.html import render_html
-from baloot.grammar.render.markdown import render_markdown
-from baloot.grammar.render.scoring import EXAMPLES
-from baloot.grammar.render.stored import StoredFileError
 
 
 class _Ids(HTMLParser):
@@ -176,7 +176,7 @@ def test_a_stale_document_is_reported_by_file_and_line(spec: m.Spec, tmp_path: P
 
 
 def test_render_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from baloot.conformance.cli import main
+    from baloot.cli.main import main
 
     assert main(["spec", "render", "--check"]) == 0
     assert "up to date" in capsys.readouterr().out
@@ -282,7 +282,7 @@ def test_a_malformed_proof_file_is_an_error(tmp_path: Path, content: str) -> Non
 
 def test_render_command_reports_a_malformed_stored_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from baloot.conformance.cli import main
+    from baloot.cli.main import main
 
     bad = tmp_path / "proofs.json"
     bad.write_text(json.dumps([{"check": "x"}]))

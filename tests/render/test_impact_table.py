@@ -1,5 +1,5 @@
 """The rules document's table of how often each ambiguity matters: read from the stored
-proofs/results/impact.json, one row per pair of readings with its interval, a note when
+explorer/results/impact.json, one row per pair of readings with its interval, a note when
 the file is missing, an error when it is malformed."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
+from baloot.backends.document.document import Options, build_document
+from baloot.backends.document.html import render_html
+from baloot.backends.document.impact import IMPACT
+from baloot.backends.document.markdown import render_markdown
+from baloot.backends.document.stored import StoredFileError
 from baloot.grammar import model as m
 from baloot.grammar.parser import load_spec
-from baloot.grammar.render.document import Options, build_document
-from baloot.grammar.render.html import render_html
-from baloot.grammar.render.impact import IMPACT
-from baloot.grammar.render.markdown import render_markdown
-from baloot.grammar.render.stored import StoredFileError
 
 STORED: dict[str, Any] = {
     "format": 1, "command": "baloot explore --impact", "measure": 1, "profile": "literal",

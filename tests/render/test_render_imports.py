@@ -82,7 +82,7 @@ def test_the_checker_finds_each_kind_of_problem() -> None:
         "bad.py:4: imports baloot.grammar.model inside a function",
         "bad.py:7: catches every exception"]
     assert problems("from baloot.reference_impl.runtime import card_text\n", "x.py")
-    assert problems("from baloot.grammar.render import blocks\n", "ok.py") == []
+    assert problems("from baloot.backends.document import blocks\n", "ok.py") == []
 
 
 def test_render_modules_keep_the_rules() -> None:
@@ -115,7 +115,7 @@ def test_the_project_modules_the_renderer_reaches_keep_clear_of_prover_and_engin
 
 
 def test_importing_the_renderer_loads_neither_prover_nor_engine() -> None:
-    probe = ("import sys\nimport baloot.grammar.render.command\n"
+    probe = ("import sys\nimport baloot.cli.render_command\n"
              "print([m for m in sys.modules if m.split('.')[0] == 'z3' or "
              "m.startswith(('baloot.proofs', 'baloot.reference_impl', 'baloot.conformance'))])")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

@@ -6,9 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from baloot.grammar import model as m
-from baloot.grammar.parser import assemble, parse_text
-from baloot.grammar.render.svg import (
+from baloot.backends.document.svg import (
     back_edges,
     layers_of,
     layout,
@@ -17,6 +15,8 @@ from baloot.grammar.render.svg import (
     overlaps,
     transition_label,
 )
+from baloot.grammar import model as m
+from baloot.grammar.parser import assemble, parse_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 

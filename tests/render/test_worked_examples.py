@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main
+from baloot.cli.main import main
 from baloot.conformance.pack_tools import worked_examples as w
 
 

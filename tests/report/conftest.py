@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from baloot.conformance.cli import main as cli_main
+from baloot.cli.main import main as cli_main
 
 HERE = Path(__file__).parent
 REFERENCE_WITH = HERE.parent / "conformance" / "fake_engines" / "reference_with.py"

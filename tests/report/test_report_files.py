@@ -17,13 +17,13 @@ import pytest
 from jsonschema import Draft202012Validator
 from lxml import etree
 
-from baloot.conformance.cli import main as cli_main
+from baloot.cli.main import main as cli_main
 from baloot.conformance.harness.report_files import (
     DIFFERS,
     NOT_AS_SCRIPTED,
     REPORT_FORMAT,
 )
-from baloot.conformance.harness.schemas import schema_errors
+from baloot.conformance.protocol.schemas import schema_errors
 
 from ..conformance.conftest import engine_command, legal_case, write_pack
 from .conftest import HOSTILE_HELLO, MARKUP_NAME, EngineRunFiles

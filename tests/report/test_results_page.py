@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from lxml import html
 
-from baloot.conformance.cli import build_parser
+from baloot.cli.main import build_parser
+from baloot.cli.report_command import DEFAULT_OUT, register, run_report
+from baloot.cli.report_command import main as report_main
 from baloot.conformance.results_page.badge import GREEN, GREY, RED, YELLOW, badge_colour
-from baloot.conformance.results_page.command import DEFAULT_OUT, register, run_report
-from baloot.conformance.results_page.command import main as report_main
 from baloot.conformance.results_page.page import safe_href
 
 from .conftest import MARKUP_NAME, EngineRunFiles

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from baloot.conformance.results_page.command import main as report_main
+from baloot.cli.report_command import main as report_main
 
 from ..render.conftest import browser, chromium  # noqa: F401  (fixtures: headless Chromium)
 from .conftest import MARKUP_NAME, EngineRunFiles

@@ -1,0 +1,337 @@
+"""`baloot conform`: run a case pack against an engine, or lint a pack.
+
+    baloot conform --engine "COMMAND" [--profile P] [--only ID|GLOB] [--skip ID|GLOB]
+                   [--xfail FILE] [--strict] [--write-xfail FILE]
+                   [--json FILE] [--junit FILE] [--summary-md FILE] ...
+    baloot conform lint [--cases DIR]
+
+`register` returns the group of `conform`'s subcommands: the reference adapter
+(`adapters/command.py`), the pack authors' tools (`pack_tools/commands.py`) and
+the mutants (`mutants/commands.py`) add theirs to it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+from typing import TypeAlias
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..conformance.harness.case_selection import (
+    SkipFileError,
+    SkipList,
+    read_skip_file,
+    select_cases,
+)
+from ..conformance.harness.engine_process import EngineProcess
+from ..conformance.harness.exit_status import USAGE, conform_verdict
+from ..conformance.harness.lint import lint_pack
+from ..conformance.harness.pack import default_pack_folder
+from ..conformance.harness.report_console import print_report
+from ..conformance.harness.report_files import write_json, write_junit
+from ..conformance.harness.report_markdown import append_summary
+from ..conformance.harness.report_xfail import write_xfail
+from ..conformance.harness.runner import CaseOutcome, Runner, RunReport
+from ..conformance.harness.variants import load_register
+from ..conformance.harness.xfail import XfailFileError, XfailList, read_xfail_list
+from .console import console as make_console
+
+# The group of a command's subcommands, as `add_subparsers` returns it.
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+PROGRESS_THRESHOLD = 20  # show a progress bar for runs with more cases than this
+
+
+def register(subparsers: Subcommands) -> Subcommands:
+    """Add `baloot conform` and its `lint` subcommand; return the group of `conform`'s
+    subcommands, where the other rooms add theirs (adapter, pack tools, mutants)."""
+    conform = subparsers.add_parser(
+        "conform",
+        help="check a Baloot engine against the conformance case pack",
+        description="Run the conformance case pack against an engine speaking the protocol "
+        "of conformance/PROTOCOL.md, or lint a pack, or serve the reference engine.",
+    )
+    conform.add_argument(
+        "--engine",
+        metavar="COMMAND",
+        help="the engine command line (split like a shell would, but run without one)",
+    )
+    conform.add_argument(
+        "--cases", metavar="DIR", type=Path, help="a case pack folder (default: the built-in pack)"
+    )
+    conform.add_argument(
+        "--profile", help="the base profile for the run (default: the engine's own)"
+    )
+    conform.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="ID|GLOB",
+        help="run only cases with this id, or id glob, or citing a clause matching this glob "
+        "(e.g. 'SCORE.*'); repeatable",
+    )
+    conform.add_argument(
+        "--skip",
+        action="append",
+        default=[],
+        metavar="ID|GLOB",
+        help="do not run the cases with this id, or id glob, or citing a clause matching "
+        "this glob; they are reported as skipped by the user; repeatable",
+    )
+    conform.add_argument(
+        "--skip-file",
+        type=Path,
+        metavar="FILE",
+        help="cases to skip: lines of 'ID|GLOB REASON' ('#' comments), as --skip takes them",
+    )
+    conform.add_argument(
+        "--timeout",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="how long to wait for each reply (default 5)",
+    )
+    conform.add_argument(
+        "--start-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to wait for the engine's hello after starting it (default 30)",
+    )
+    conform.add_argument("--json", type=Path, metavar="FILE", help="write a JSON report")
+    conform.add_argument("--junit", type=Path, metavar="FILE", help="write a JUnit XML report")
+    conform.add_argument(
+        "--summary-md",
+        type=Path,
+        metavar="FILE",
+        help="append a markdown summary of the run to FILE (e.g. \"$GITHUB_STEP_SUMMARY\")",
+    )
+    conform.add_argument(
+        "--xfail",
+        type=Path,
+        metavar="FILE",
+        help="expected failures: lines of 'CASE-ID REASON', or 'GLOB REASON' (globs of case ids)",
+    )
+    conform.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail (exit 5) when a case listed in --xfail passes",
+    )
+    conform.add_argument(
+        "--write-xfail",
+        type=Path,
+        metavar="FILE",
+        help="write an xfail file listing every case that failed or errored in this run",
+    )
+    conform.add_argument(
+        "--validate-protocol",
+        action="store_true",
+        help="check every message, both ways, against the protocol's JSON Schemas",
+    )
+    conform.add_argument(
+        "--min-checked",
+        type=int,
+        default=1,
+        metavar="N",
+        help="fail (exit 4) when fewer than N cases ran to a verdict (default 1)",
+    )
+    conform.add_argument(
+        "--pack-version",
+        metavar="X.Y[.Z]",
+        help="the pack version the engine was checked against: stop (exit 2) when the pack "
+        "is another, as a change of its minor version changes what cases mean",
+    )
+    conform.set_defaults(run=run_conform)
+    sub = conform.add_subparsers(dest="conform_command", metavar="SUBCOMMAND")
+    lint = sub.add_parser("lint", help="check a case pack without an engine")
+    lint.add_argument(
+        "--cases",
+        metavar="DIR",
+        type=Path,
+        dest="lint_cases",
+        help="a case pack folder (default: the built-in pack)",
+    )
+    lint.set_defaults(run=run_lint)
+    return sub
+
+
+def _stderr() -> Console:
+    return make_console(stderr=True)
+
+
+def run_lint(args: argparse.Namespace) -> int:
+    folder = args.lint_cases or args.cases or default_pack_folder()
+    pack, problems = lint_pack(folder)
+    console = make_console()
+    for problem in problems:
+        console.print(f"[red]error[/] {escape(str(problem))}", highlight=False)
+    count = len(pack.cases)
+    if problems:
+        console.print(f"{len(problems)} problem(s) in pack {pack.name} {pack.version} ({folder})")
+        return 1
+    console.print(f"pack {pack.name} {pack.version}: {count} case(s), no problems")
+    return 0
+
+
+def _extra_args(args: argparse.Namespace) -> list[str]:
+    """The options a rerun command must repeat."""
+    extra: list[str] = []
+    if args.cases:
+        extra += ["--cases", str(args.cases)]
+    if args.timeout != 5.0:
+        extra += ["--timeout", f"{args.timeout:g}"]
+    if args.validate_protocol:
+        extra.append("--validate-protocol")
+    return extra
+
+
+def pack_version_matches(version: str, pinned: str) -> bool:
+    """Whether a pack's version is the one pinned: `0.5` takes any 0.5.z, `0.5.0` only
+    itself."""
+    have, want = version.split("."), pinned.strip().split(".")
+    return 1 <= len(want) <= len(have) and have[: len(want)] == want
+
+
+def run_conform(args: argparse.Namespace) -> int:
+    err = _stderr()
+    if not args.engine:
+        err.print("baloot conform: give --engine COMMAND (or a subcommand: lint, adapter)")
+        return 2
+    try:
+        argv = shlex.split(args.engine)
+    except ValueError as exc:
+        err.print(f"baloot conform: --engine: cannot split {args.engine!r}: {exc}")
+        return 2
+    if not argv:
+        err.print("baloot conform: --engine is empty")
+        return 2
+    for option in ("timeout", "start_timeout"):
+        value = getattr(args, option)
+        if not 0 < value < float("inf"):
+            err.print(f"baloot conform: --{option.replace('_', '-')} must be a positive number "
+                      f"of seconds, not {value!r}")
+            return 2
+    if args.min_checked < 0:
+        err.print("baloot conform: --min-checked must be 0 or more")
+        return 2
+    register_ = load_register()
+    if args.profile and args.profile not in register_.profiles:
+        err.print(
+            f"baloot conform: --profile: no profile {args.profile!r}; expected one of "
+            + ", ".join(register_.profiles)
+        )
+        return 2
+    xfails = XfailList()
+    if args.xfail:
+        try:
+            xfails = read_xfail_list(args.xfail)
+        except XfailFileError as exc:
+            err.print(f"baloot conform: --xfail: {exc}", markup=False, highlight=False,
+                      soft_wrap=True)
+            return 2
+    skips = SkipList.from_patterns(args.skip)
+    if args.skip_file:
+        try:
+            skips += read_skip_file(args.skip_file)
+        except SkipFileError as exc:
+            err.print(f"baloot conform: --skip-file: {exc}", markup=False, highlight=False,
+                      soft_wrap=True)
+            return 2
+    folder = args.cases or default_pack_folder()
+    pack, problems = lint_pack(folder, register_)
+    if problems:
+        for problem in problems:
+            err.print(f"error {problem}", markup=False, highlight=False)
+        err.print(
+            f"baloot conform: the pack has {len(problems)} problem(s); "
+            "run `baloot conform lint` and fix them first"
+        )
+        return 2
+    if args.pack_version is not None and not pack_version_matches(pack.version,
+                                                                   args.pack_version):
+        err.print(
+            f"baloot conform: --pack-version {args.pack_version}: the pack is {pack.name} "
+            f"{pack.version}; see \"Pack versions\" in conformance/README.md for what changed, "
+            "or run the pack you pinned (--cases DIR)",
+            markup=False, highlight=False,
+        )
+        return 2
+    cases = select_cases(pack, args.only)
+    if not cases:
+        err.print(f"baloot conform: --only {' '.join(args.only)}: no case matches")
+        return 2
+    mismatches = [f"--xfail {p}" for p in xfails.problems((c.id for c in pack.cases),
+                                                          f"{pack.name} {pack.version}")]
+    mismatches += [p if p.startswith("--skip ") else f"--skip-file {p}"
+                   for p in skips.problems(pack)]
+    if mismatches:
+        for mismatch in mismatches:
+            err.print(f"baloot conform: {mismatch}", markup=False, highlight=False,
+                      soft_wrap=True)
+        return USAGE
+
+    console = make_console()
+    console.print(
+        f"[bold]case pack[/] {pack.name} {pack.version} ({len(cases)} of {len(pack.cases)} cases)"
+    )
+    console.print(f"[bold]engine[/]    {shlex.join(argv)}")
+    engine = EngineProcess(
+        argv,
+        timeout=args.timeout,
+        start_timeout=args.start_timeout,
+        validate=args.validate_protocol,
+    )
+    runner = Runner(engine, register_, profile=args.profile, xfails=xfails, skips=skips,
+                    strict=args.strict)
+    if len(cases) > PROGRESS_THRESHOLD and console.is_terminal:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
+            task = progress.add_task("cases", total=len(cases))
+
+            def advance(outcome: CaseOutcome) -> None:
+                progress.update(task, advance=1, description=outcome.case.id)
+
+            report = runner.run(pack, cases, advance)
+    else:
+        report = runner.run(pack, cases)
+    extra = _extra_args(args)
+    print_report(console, report, extra)
+    status, why = conform_verdict(report, args.min_checked)
+    try:
+        if args.json:
+            write_json(report, args.json, extra)
+        if args.junit:
+            write_junit(report, args.junit)
+        if args.summary_md:
+            append_summary(report, args.summary_md, status, why)
+        if args.write_xfail:
+            _write_xfail(console, report, args.write_xfail)
+    except OSError as exc:
+        err.print(f"baloot conform: cannot write the report: {exc}", markup=False,
+                  highlight=False)
+        return 2
+    if why:
+        console.print(f"[red]FAILED[/] {escape(why)}")
+    return status
+
+
+def _write_xfail(console: Console, report: RunReport, path: Path) -> None:
+    """`--write-xfail`: not from a run that was interrupted or never completed a
+    handshake, whose list would not be the engine's."""
+    if report.interrupted or report.never_started or report.declaration_error:
+        console.print(f"--write-xfail {escape(str(path))}: not written, the run did not "
+                      "complete", highlight=False)
+        return
+    listed = write_xfail(report, path)
+    console.print(f"--write-xfail: {listed} case(s) listed in {escape(str(path))}",
+                  highlight=False)
