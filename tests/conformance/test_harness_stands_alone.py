@@ -80,12 +80,15 @@ def test_conform_runs_with_lark_z3_and_black_unimportable(tmp_path: Path) -> Non
 
 
 def test_the_harness_modules_import_nothing_of_the_grammar_or_the_proofs() -> None:
-    modules = ["runner", "lint", "pack", "variants", "clauses", "rules_links", "report_console",
-               "report_files", "conform_command", "engine_process", "pytest_plugin"]
+    """The harness, and the command that runs it, load neither the language nor its
+    backends, the proofs or the explorer."""
+    modules = [f"baloot.conformance.harness.{m}" for m in (
+        "runner", "lint", "pack", "variants", "clauses", "rules_links", "report_console",
+        "report_files", "engine_process", "pytest_plugin")] + ["baloot.cli.conform_command"]
     code = ("import sys\n"
-            + "".join(f"import baloot.conformance.harness.{m}\n" for m in modules)
+            + "".join(f"import {m}\n" for m in modules)
             + "print(sorted(m for m in sys.modules if m.startswith(('baloot.grammar', "
-              "'baloot.proofs'))))\n")
+              "'baloot.backends', 'baloot.proofs', 'baloot.explorer'))))\n")
     result = run([sys.executable, "-c", code])
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
