@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.table import Table
 
-from ..conformance.pack_tools import witness_cases
 from ..explorer.explore_engine import SearchBound
 from ..grammar import model as m
 from ..grammar.errors import SpecError
@@ -240,7 +239,6 @@ def run_explore(args: argparse.Namespace) -> int:
     paths = explorer.StoredPaths(args.results or defaults.witnesses,
                                  args.cases or defaults.cases, args.notes or defaults.notes)
     texts = explorer.stored_texts(spec, findings, paths)
-    texts.update(witness_cases.explored_case_texts(spec, findings, paths.cases))
     if args.check:
         stale = list(explorer.stale_files(texts))
         for line in stale:

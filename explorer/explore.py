@@ -40,6 +40,7 @@ from .explore_engine import (
 )
 from .explore_findings import Finding, describe_outcome, short
 from .explore_symbolic import same_branch, symbolic_search
+from .witness_cases import explored_case_texts
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -118,11 +119,12 @@ def explore(spec: m.Spec, variants: list[str] | None = None, seed: int = 1,
 
 def stored_texts(spec: m.Spec, findings: list[Finding], paths: StoredPaths
                  ) -> dict[Path, str | None]:
-    """What the explorer's files must hold after a run: the witnesses data (the explored
-    variants replaced in the stored data), and the notes written from the whole data.
-    (The pack's cases made from the witnesses: `pack_tools/witness_cases.py`.)"""
+    """What each file a run touches must hold (None: the file must not exist): the
+    witnesses data (the explored variants replaced in the stored data), each explored
+    variant's witness cases, and the notes written from the whole data."""
     data = witnesses_file.witnesses_data(spec, findings, witnesses_file.load(paths.witnesses))
     texts: dict[Path, str | None] = {paths.witnesses: witnesses_file.dumps(data)}
+    texts.update(explored_case_texts(spec, findings, paths.cases))
     texts[paths.notes] = ambiguities_markdown(data)
     return texts
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from baloot.cli.main import main
-from baloot.conformance.pack_tools.witness_cases import CASE_FILE, witness_cases
+from baloot.explorer.witness_cases import CASE_FILE, witness_cases
 from baloot.conformance.protocol.schemas import schema_errors
 from baloot.explorer import explore, witnesses_file
 from baloot.explorer.ambiguities_markdown import ambiguities_markdown

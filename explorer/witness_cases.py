@@ -1,6 +1,7 @@
 """Engine witnesses as conformance cases: two cases per witness (one per reading,
 the same deal and actions, each expecting what its reading gives), gathered per
-variant in `conformance/cases/variants/<variant>/explored.json`."""
+variant in `conformance/cases/variants/<variant>/explored.json`, their pins and
+needs settled by the pack's own tools."""
 
 from __future__ import annotations
 
@@ -8,15 +9,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ...explorer.explore_engine import replay
-from ...explorer.explore_findings import Finding, case_id, describe_outcome
-from ...grammar import model as m
-from ..harness.pack import case_from_json
-from ..harness.variants import Register, load_register
-from ..protocol.reference_view import legal, result
-from ..protocol.schemas import schema_errors
-from .case_needs import annotated, case_needs
-from .pins_fix import with_minimal_requires
+from ..conformance.harness.pack import case_from_json
+from ..conformance.harness.variants import Register, load_register
+from ..conformance.pack_tools.case_needs import annotated, case_needs
+from ..conformance.pack_tools.pins_fix import with_minimal_requires
+from ..conformance.protocol.reference_view import legal, result
+from ..conformance.protocol.schemas import schema_errors
+from ..grammar import model as m
+from .explore_engine import replay
+from .explore_findings import Finding, case_id, describe_outcome
 
 CASE_FILE = "explored.json"
 ROUND_ACTION_BOUND = 200  # the most actions the redealt round of a redeal case is played for
