@@ -219,6 +219,52 @@ def test_a_room_crossing_is_found() -> None:
         "baloot.elsewhere: belongs to no room of MAY_IMPORT"]
 
 
+# ---- imports a tool can follow by path ---------------------------------------------
+
+def unresolvable_by_path(modules: dict[str, ast.Module]) -> list[str]:
+    """Imports of ours that a tool resolving imports by path (an IDE, pyright, a drawing of
+    the imports) cannot follow from a plain checkout: an absolute `baloot.` name (the
+    folders are mapped to `baloot.*` only on install), or a relative one that names no
+    module or package under the checkout."""
+    wrong = []
+    for module, tree in modules.items():
+        folder = (ROOT / PATHS[module]).parent
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                wrong += [f"{module}:{node.lineno}: import {a.name}" for a in node.names
+                          if a.name.split(".")[0] == "baloot"]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                if (node.module or "").split(".")[0] == "baloot":
+                    wrong.append(f"{module}:{node.lineno}: from {node.module} import")
+            elif isinstance(node, ast.ImportFrom):
+                base = folder.parents[node.level - 2] if node.level > 1 else folder
+                target = base.joinpath(*(node.module or "").split(".")) if node.module else base
+                names = [target / alias.name for alias in node.names]
+                if not (target.with_suffix(".py").is_file()
+                        or (target / "__init__.py").is_file()
+                        or any(n.with_suffix(".py").is_file() for n in names)):
+                    wrong.append(f"{module}:{node.lineno}: {'.' * node.level}"
+                                 f"{node.module or ''} names no file under {base}")
+    return wrong
+
+
+def test_every_import_of_ours_resolves_by_path() -> None:
+    assert (ROOT / "__init__.py").is_file()  # the root, as the package the names climb to
+    assert unresolvable_by_path(package_modules()) == []
+
+
+def test_an_import_a_tool_cannot_follow_is_found() -> None:
+    module = "baloot.conformance.harness.runner"
+    tree = parsed("from baloot.grammar import model\nimport baloot.proofs\n"
+                  "from ...grammar import model as m\nfrom ...nowhere import x\n"
+                  "from . import pack\n")
+    assert unresolvable_by_path({module: tree}) == [
+        f"{module}:1: from baloot.grammar import",
+        f"{module}:2: import baloot.proofs",
+        f"{module}:4: ...nowhere names no file under {ROOT}",
+    ]
+
+
 # ---- imports at the top --------------------------------------------------------------
 
 # The optional dependencies (each an extra of pyproject.toml): a module may import
