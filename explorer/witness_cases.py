@@ -9,8 +9,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..backends.register import register_data
 from ..conformance.harness.pack import case_from_json
-from ..conformance.harness.variants import Register, load_register
+from ..conformance.harness.variants import Register, register_from_data
 from ..conformance.pack_tools.case_needs import annotated, case_needs
 from ..conformance.pack_tools.pins_fix import with_minimal_requires
 from ..conformance.protocol.reference_view import legal, result
@@ -116,7 +117,7 @@ def case_file_text(spec: m.Spec, variant: str, findings: list[Finding]) -> str |
     found = [c for f in findings if f.variant == variant for c in witness_cases(spec, f)]
     if not found:
         return None
-    register = load_register()
+    register = register_from_data(register_data(spec))  # the spec's own, not the stored file
     label = f"variants/{variant}/{CASE_FILE}"
     cases = [_settled(c, label, register) for c in found]
     data = {"description": f"Witnesses that separate the readings of {variant}, found "
