@@ -54,7 +54,7 @@ def impact_section(spec: m.Spec, root: Path) -> d.Section:
         f"`{COMMAND}` measures it and stores the counts in {IMPACT.as_posix()}; "
         "`--rounds N`, `--seed N` and `--profile NAME` choose the rounds and the profile "
         "the other variants are held at, and `--shard K/N` with `--merge` splits a long run "
-        "over many machines (proofs/README.md). `--check` plays the stored run again and "
+        "over many machines (explorer/README.md). `--check` plays the stored run again and "
         "fails when the file differs."))
     if not path.is_file():
         return d.Section(ANCHOR, TITLE, (
