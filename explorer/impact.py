@@ -71,7 +71,7 @@ from typing import Any
 
 from ..grammar import model as m
 from ..reference_impl import definitions, runtime
-from ..reference_impl.readings import VARIANTS, Readings
+from ..reference_impl.readings import VARIANTS, Readings, readings_of
 from ..reference_impl.runtime import Game
 
 FORMAT = 1
@@ -341,9 +341,9 @@ def probe_readings(base: Readings, poisoned: frozenset[str]) -> Readings:
     key = (base, poisoned)
     found = _PROBE_READINGS.get(key)
     if found is None:
-        values = {f: _PROBES.setdefault(f, Probe(f)) if f in poisoned else getattr(base, f)
-                  for f in VARIANTS}
-        found = _PROBE_READINGS[key] = Readings(**values)
+        values = tuple(_PROBES.setdefault(f, Probe(f)) if f in poisoned else getattr(base, f)
+                       for f in VARIANTS)  # in field order; a probe is no reading: unchecked
+        found = _PROBE_READINGS[key] = readings_of(values)
     return found
 
 

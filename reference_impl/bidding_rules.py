@@ -29,6 +29,8 @@ def tail(asking: list[int]) -> list[int]:
 
     BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
         sun or pass.
+
+    Spec: spec/bidding.baloot:48.
     """
     return [asking[i] for i in range(1, len(asking))]
 
@@ -39,11 +41,21 @@ def ashkal_allowed(readings: Readings, game: Game, seat: int) -> bool:
 
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
+
+    Spec: spec/bidding.baloot:54.
     """
     third_or_later = deal_rules.bidding_position(game.dealer, seat) + 1 >= 3
     if readings.ashkal in ("third_fourth_any_session", "partner_is_bidder_any_session"):
+        # third_fourth_any_session: The third and fourth bidders may call ashkal in either session;
+        #     the caller is the bidder.
+        # partner_is_bidder_any_session: The third and fourth bidders may call ashkal in either
+        #     session; the partner who takes the card is the bidder and leads.
         return third_or_later
     elif readings.ashkal in ("third_fourth_first_session", "partner_is_bidder"):
+        # third_fourth_first_session: The third and fourth bidders may call ashkal in the first
+        #     session only; the caller is the bidder.
+        # partner_is_bidder: The third and fourth bidders may call ashkal in the first session
+        #     only; the partner who takes the card is the bidder and leads.
         return third_or_later and game.session == 1
     else:
         raise UnknownReading("ashkal", readings.ashkal)
@@ -60,6 +72,8 @@ def sun_calls(readings: Readings, game: Game, seat: int) -> list[Action]:
         it from the player who first bid sun, or pass.
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
+
+    Spec: spec/bidding.baloot:64.
     """
     if ashkal_allowed(readings, game, seat):
         return [
@@ -74,14 +88,21 @@ def may_overcall_sun(readings: Readings, game: Game, seat: int) -> bool:
 
     BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun, taking
         it from the player who first bid sun, or pass.
+
+    Spec: spec/bidding.baloot:71.
     """
     if readings.sun_overcall == "sun_ends_bidding":
+        # sun_ends_bidding: A sun bid ends the bidding at once; nobody may answer it.
         return False
     elif readings.sun_overcall == "earlier_seat_priority":
+        # earlier_seat_priority: Each remaining player in turn may call sun over it; a player who
+        #     bids earlier in the order takes it.
         return deal_rules.bidding_position(game.dealer, seat) < deal_rules.bidding_position(
             game.dealer, known(game.sun_caller)
         )
     elif readings.sun_overcall == "last_caller_wins":
+        # last_caller_wins: Each remaining player in turn may call sun over it; the last to call
+        #     sun takes it.
         return True
     else:
         raise UnknownReading("sun_overcall", readings.sun_overcall)
@@ -101,6 +122,8 @@ def bidding_actions(readings: Readings, game: Game) -> list[Action]:
     BID.8: In the second session, after a hokum bid, each player who has not passed yet may bid
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
+
+    Spec: spec/bidding.baloot:83.
     """
     seat = game.asking[0]
     if game.stage == BidStage.OPEN_BIDDING:
@@ -133,6 +156,8 @@ def apply_bid(readings: Readings, game: Game, action: Action) -> Game:
     BID.3: Hokum means the round is played with a trump suit; in the first bidding session that
         suit is the suit of the face-up card. Sun means the round has no trump suit at all. Pass
         hands the choice on to the next player.
+
+    Spec: spec/bidding.baloot:103.
     """
     called = replace(game, bids=game.bids + [Call(seat=game.asking[0], action=action)])
     if game.stage == BidStage.OPEN_BIDDING:
@@ -155,6 +180,8 @@ def call_in_open_bidding(readings: Readings, game: Game, action: Action) -> Game
         hands the choice on to the next player.
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
+
+    Spec: spec/bidding.baloot:113.
     """
     seat = game.asking[0]
     if action not in bidding_actions(readings, game):
@@ -182,6 +209,8 @@ def pass_in_open_bidding(readings: Readings, game: Game) -> Game:
         In this session a sun bid closes the bidding.
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
+
+    Spec: spec/bidding.baloot:123.
     """
     rest = tail(game.asking)
     if len(rest) > 0:
@@ -201,13 +230,18 @@ def hokum_bid(readings: Readings, game: Game, seat: int) -> Game:
     BID.8: In the second session, after a hokum bid, each player who has not passed yet may bid
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
+
+    Spec: spec/bidding.baloot:132.
     """
     later = tail(game.asking)
     if game.session == 2:
         return ask_hokum_answers(game, seat, later)
     if readings.hokum_answer == "all_others":
+        # all_others: All three other players, those who passed before the hokum bid included.
         return ask_hokum_answers(game, seat, cards_rules.others_in_turn(seat))
     elif readings.hokum_answer == "not_yet_passed":
+        # not_yet_passed: Only the players who have not passed yet, as BID.8 says of the second
+        #     session.
         return ask_hokum_answers(game, seat, later)
     else:
         raise UnknownReading("hokum_answer", readings.hokum_answer)
@@ -222,6 +256,8 @@ def ask_hokum_answers(game: Game, seat: int, answerers: list[int]) -> Game:
     BID.8: In the second session, after a hokum bid, each player who has not passed yet may bid
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
+
+    Spec: spec/bidding.baloot:143.
     """
     if len(answerers) == 0:
         return replace(game, hokum_bidder=seat, stage=BidStage.HOKUM_CHOICE, asking=[seat])
@@ -237,6 +273,8 @@ def answer_to_hokum(readings: Readings, game: Game, action: Action) -> Game:
     BID.8: In the second session, after a hokum bid, each player who has not passed yet may bid
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
+
+    Spec: spec/bidding.baloot:150.
     """
     seat = game.asking[0]
     if action not in bidding_actions(readings, game):
@@ -266,6 +304,8 @@ def hokum_bidder_choice(readings: Readings, game: Game, action: Action) -> Game:
     BID.8: In the second session, after a hokum bid, each player who has not passed yet may bid
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
+
+    Spec: spec/bidding.baloot:161.
     """
     seat = game.hokum_bidder
     if action not in bidding_actions(readings, game):
@@ -292,13 +332,20 @@ def sun_bid(readings: Readings, game: Game, seat: int, by_ashkal: bool) -> Game:
         it from the player who first bid sun, or pass.
     BID.7: If every player passes without a bid, a second bidding session begins straight away.
         In this session a sun bid closes the bidding.
+
+    Spec: spec/bidding.baloot:171.
     """
     held = replace(game, sun_caller=seat, sun_by_ashkal=by_ashkal)
     if game.session == 2:
         return settle_sun(readings, held)
     if readings.sun_overcall == "sun_ends_bidding":
+        # sun_ends_bidding: A sun bid ends the bidding at once; nobody may answer it.
         return settle_sun(readings, held)
     elif readings.sun_overcall in ("earlier_seat_priority", "last_caller_wins"):
+        # earlier_seat_priority: Each remaining player in turn may call sun over it; a player who
+        #     bids earlier in the order takes it.
+        # last_caller_wins: Each remaining player in turn may call sun over it; the last to call
+        #     sun takes it.
         return replace(held, stage=BidStage.SUN_OVERCALLS, asking=cards_rules.others_in_turn(seat))
     else:
         raise UnknownReading("sun_overcall", readings.sun_overcall)
@@ -310,6 +357,8 @@ def answer_to_sun(readings: Readings, game: Game, action: Action) -> Game:
 
     BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun, taking
         it from the player who first bid sun, or pass.
+
+    Spec: spec/bidding.baloot:184.
     """
     seat = game.asking[0]
     if action not in bidding_actions(readings, game):
@@ -338,6 +387,8 @@ def settle_sun(readings: Readings, game: Game) -> Game:
         it from the player who first bid sun, or pass.
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
+
+    Spec: spec/bidding.baloot:196.
     """
     return settle_contract(
         readings,
@@ -362,13 +413,23 @@ def make_contract(
         remaining cards are dealt at random to the other players, three each.
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
+
+    Spec: spec/bidding.baloot:200.
     """
     taker = cards_rules.partner_of(caller) if by_ashkal else caller
     if readings.ashkal in ("third_fourth_any_session", "third_fourth_first_session"):
+        # third_fourth_any_session: The third and fourth bidders may call ashkal in either session;
+        #     the caller is the bidder.
+        # third_fourth_first_session: The third and fourth bidders may call ashkal in the first
+        #     session only; the caller is the bidder.
         return Contract(
             kind=kind, trump=trump, bidder=caller, ashkal=by_ashkal, caller=caller, taker=taker
         )
     elif readings.ashkal in ("partner_is_bidder", "partner_is_bidder_any_session"):
+        # partner_is_bidder: The third and fourth bidders may call ashkal in the first session
+        #     only; the partner who takes the card is the bidder and leads.
+        # partner_is_bidder_any_session: The third and fourth bidders may call ashkal in either
+        #     session; the partner who takes the card is the bidder and leads.
         return Contract(
             kind=kind, trump=trump, bidder=taker, ashkal=by_ashkal, caller=caller, taker=taker
         )
@@ -391,6 +452,8 @@ def settle_contract(readings: Readings, game: Game, contract: Contract) -> Game:
         the game.
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
+
+    Spec: spec/bidding.baloot:214.
     """
     dealt = deal_rules.deal_rest(
         replace(game, contract=contract, asking=[], stage=BidStage.CONTRACT_MADE), contract.taker
@@ -408,11 +471,15 @@ def redeal(readings: Readings, game: Game) -> Game:
 
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
+
+    Spec: spec/bidding.baloot:224.
     """
     after = replace(game, phase=Phase.WAITING_DEAL, asking=[], stage=BidStage.DEALT_AGAIN)
     if readings.redeal_dealer == "same_dealer":
+        # same_dealer: The same dealer deals again.
         return replace(after, next_dealer_seat=game.dealer)
     elif readings.redeal_dealer == "next_dealer":
+        # next_dealer: The deal passes to the next player.
         return replace(after, next_dealer_seat=cards_rules.next_seat(game.dealer))
     else:
         raise UnknownReading("redeal_dealer", readings.redeal_dealer)

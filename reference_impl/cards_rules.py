@@ -26,6 +26,8 @@ def full_deck() -> list[Card]:
 
     SETUP.2: The deck is a standard 52-card deck with the 2s, 3s, 4s, 5s and 6s taken out,
         which leaves 32 cards: 7, 8, 9, 10, jack, queen, king and ace in each of the four suits.
+
+    Spec: spec/cards.baloot:20.
     """
     return [Card(rank=r, suit=s) for s in SUIT_MEMBERS for r in RANK_MEMBERS]
 
@@ -36,6 +38,8 @@ def seats() -> list[int]:
 
     SETUP.1: The game is for four players in two teams of two; the two partners of a team sit
         facing each other across the table.
+
+    Spec: spec/cards.baloot:30.
     """
     return list(range(0, PLAYER_COUNT))
 
@@ -46,6 +50,8 @@ def teams() -> list[int]:
 
     SETUP.1: The game is for four players in two teams of two; the two partners of a team sit
         facing each other across the table.
+
+    Spec: spec/cards.baloot:34.
     """
     return [0, 1]
 
@@ -55,6 +61,8 @@ def team_of(seat: int) -> int:
 
     SETUP.1: The game is for four players in two teams of two; the two partners of a team sit
         facing each other across the table.
+
+    Spec: spec/cards.baloot:38.
     """
     return seat % 2
 
@@ -64,6 +72,8 @@ def other_team(team: int) -> int:
 
     SETUP.1: The game is for four players in two teams of two; the two partners of a team sit
         facing each other across the table.
+
+    Spec: spec/cards.baloot:42.
     """
     return 1 - team
 
@@ -73,6 +83,8 @@ def partner_of(seat: int) -> int:
 
     SETUP.1: The game is for four players in two teams of two; the two partners of a team sit
         facing each other across the table.
+
+    Spec: spec/cards.baloot:46.
     """
     return (seat + 2) % PLAYER_COUNT
 
@@ -82,6 +94,8 @@ def next_seat(seat: int) -> int:
 
     SETUP.3: Cards are dealt, and turns pass, counterclockwise: after each player comes the
         player on their right.
+
+    Spec: spec/cards.baloot:50.
     """
     return (seat + 1) % PLAYER_COUNT
 
@@ -92,6 +106,8 @@ def others_in_turn(seat: int) -> list[int]:
 
     SETUP.3: Cards are dealt, and turns pass, counterclockwise: after each player comes the
         player on their right.
+
+    Spec: spec/cards.baloot:56.
     """
     return [(seat + k) % PLAYER_COUNT for k in range(1, PLAYER_COUNT)]
 
@@ -104,6 +120,8 @@ def is_trump(card: Card, trump: Suit | None) -> bool:
     BID.3: Hokum means the round is played with a trump suit; in the first bidding session that
         suit is the suit of the face-up card. Sun means the round has no trump suit at all. Pass
         hands the choice on to the next player.
+
+    Spec: spec/cards.baloot:74.
     """
     return trump is not None and card.suit == trump
 
@@ -117,6 +135,8 @@ def trick_strength(card: Card, trump: Suit | None) -> int:
         ten, king, queen, eight, seven.
     SETUP.7: In every suit other than the hokum suit, and so in every suit of a sun round, the
         ranks run, from highest to lowest: ace, ten, king, queen, jack, nine, eight, seven.
+
+    Spec: spec/cards.baloot:78.
     """
     if is_trump(card, trump):
         return TRUMP_RANK_ORDER[card.rank]
@@ -133,6 +153,8 @@ def card_value(card: Card, trump: Suit | None) -> int:
     SCORE.4: Card values in hokum: every suit but the hokum suit is valued as in sun. In the
         hokum suit: jack 20 bunts, nine 14, ace 11, ten 10, king 4, queen 3, eight and seven
         nothing.
+
+    Spec: spec/cards.baloot:95.
     """
     if is_trump(card, trump):
         return TRUMP_CARD_VALUE[card.rank]
@@ -150,5 +172,7 @@ def deck_bunts(trump: Suit | None) -> int:
     SCORE.4: Card values in hokum: every suit but the hokum suit is valued as in sun. In the
         hokum suit: jack 20 bunts, nine 14, ace 11, ten 10, king 4, queen 3, eight and seven
         nothing.
+
+    Spec: spec/cards.baloot:102.
     """
     return sum([card_value(c, trump) for c in full_deck()])

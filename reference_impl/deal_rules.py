@@ -33,6 +33,8 @@ def tricks_per_round() -> int:
         hand ends with eight.
     PLAY.4: Whoever wins a trick leads to the next one. The round is over once every card has
         been played.
+
+    Spec: spec/deal.baloot:16.
     """
     return FIRST_DEAL_SIZE + SECOND_DEAL_SIZE
 
@@ -45,6 +47,8 @@ def bidding_order(dealer: int) -> list[int]:
         sun or pass.
     SETUP.3: Cards are dealt, and turns pass, counterclockwise: after each player comes the
         player on their right.
+
+    Spec: spec/deal.baloot:22.
     """
     return [(dealer + k) % PLAYER_COUNT for k in range(1, PLAYER_COUNT + 1)]
 
@@ -58,6 +62,8 @@ def bidding_position(dealer: int, seat: int) -> int:
         sun or pass.
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
+
+    Spec: spec/deal.baloot:28.
     """
     return index_of(bidding_order(dealer), seat)
 
@@ -67,6 +73,8 @@ def is_full_deck(deck: list[Card]) -> bool:
 
     SETUP.2: The deck is a standard 52-card deck with the 2s, 3s, 4s, 5s and 6s taken out,
         which leaves 32 cards: 7, 8, 9, 10, jack, queen, king and ace in each of the four suits.
+
+    Spec: spec/deal.baloot:34.
     """
     return len(deck) == len(cards_rules.full_deck()) and all(
         [c in deck for c in cards_rules.full_deck()]
@@ -81,6 +89,8 @@ def first_hand(deck: list[Card], dealer: int, seat: int) -> list[Card]:
         left over, one is turned face up on the table.
     SETUP.3: Cards are dealt, and turns pass, counterclockwise: after each player comes the
         player on their right.
+
+    Spec: spec/deal.baloot:38.
     """
     start = bidding_position(dealer, seat) * FIRST_DEAL_SIZE
     return [deck[i] for i in range(start, start + FIRST_DEAL_SIZE)]
@@ -97,6 +107,8 @@ def deal(dealer: int, deck: list[Card], totals: list[int]) -> Game:
         left over, one is turned face up on the table.
     BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
         sun or pass.
+
+    Spec: spec/deal.baloot:45.
     """
     if not is_full_deck(deck):
         raise IllegalAction(
@@ -146,6 +158,8 @@ def draw_count(seat: int, taker: int) -> int:
     BID.1: The bidding is for the face-up card. The player who wins the bid takes that card
         together with two more dealt at random from the undealt cards; after the bidding the
         remaining cards are dealt at random to the other players, three each.
+
+    Spec: spec/deal.baloot:82.
     """
     if seat == taker:
         return BID_WINNER_DRAW
@@ -161,6 +175,8 @@ def second_hand(game: Game, taker: int, seat: int) -> list[Card]:
     BID.1: The bidding is for the face-up card. The player who wins the bid takes that card
         together with two more dealt at random from the undealt cards; after the bidding the
         remaining cards are dealt at random to the other players, three each.
+
+    Spec: spec/deal.baloot:89.
     """
     position = bidding_position(game.dealer, seat)
     start = sum(
@@ -185,6 +201,8 @@ def deal_rest(game: Game, taker: int) -> Game:
     BID.1: The bidding is for the face-up card. The player who wins the bid takes that card
         together with two more dealt at random from the undealt cards; after the bidding the
         remaining cards are dealt at random to the other players, three each.
+
+    Spec: spec/deal.baloot:99.
     """
     return replace(
         game,
@@ -198,5 +216,7 @@ def set_hand(hands: list[list[Card]], seat: int, hand: list[Card]) -> list[list[
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
+
+    Spec: spec/deal.baloot:108.
     """
     return [hand if s == seat else hands[s] for s in cards_rules.seats()]

@@ -19,6 +19,8 @@ class Mode(Enum):
     BID.3: Hokum means the round is played with a trump suit; in the first bidding session that
         suit is the suit of the face-up card. Sun means the round has no trump suit at all. Pass
         hands the choice on to the next player.
+
+    Spec: spec/bidding.baloot:10.
     """
 
     SUN = "sun"
@@ -43,6 +45,8 @@ class BidStage(Enum):
     BID.8: In the second session, after a hokum bid, each player who has not passed yet may bid
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
+
+    Spec: spec/bidding.baloot:14.
     """
 
     OPEN_BIDDING = "open_bidding"
@@ -61,6 +65,7 @@ BIDSTAGE_MEMBERS: tuple[BidStage, ...] = tuple(BidStage)
 
 BIDSTAGE_TRANSITIONS: dict[tuple[BidStage, BidStage], tuple[str, ...]] = {
     # every change of state the rules may make, and what causes it
+    # Spec: spec/bidding.baloot:14.
     # a hokum bid, with players left to answer it
     # BID.4: After a hokum bid, each of the other players in turn may bid sun or pass. If all
     #     of them pass, the player who bid hokum may either change to sun or keep hokum.
@@ -142,6 +147,8 @@ class Contract:
         hands the choice on to the next player.
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
+
+    Spec: spec/bidding.baloot:33.
     """
 
     kind: Mode
@@ -185,6 +192,8 @@ class Call:
         If it does, the bid winner may triple them; then the player who doubled may make them four
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
+
+    Spec: spec/bidding.baloot:43.
     """
 
     seat: int
@@ -203,6 +212,8 @@ class Suit(Enum):
 
     SETUP.2: The deck is a standard 52-card deck with the 2s, 3s, 4s, 5s and 6s taken out,
         which leaves 32 cards: 7, 8, 9, 10, jack, queen, king and ace in each of the four suits.
+
+    Spec: spec/cards.baloot:7.
     """
 
     SPADES = "S"
@@ -222,6 +233,8 @@ class Rank(Enum):
 
     SETUP.2: The deck is a standard 52-card deck with the 2s, 3s, 4s, 5s and 6s taken out,
         which leaves 32 cards: 7, 8, 9, 10, jack, queen, king and ace in each of the four suits.
+
+    Spec: spec/cards.baloot:11.
     """
 
     SEVEN = "7"
@@ -249,6 +262,8 @@ class Card:
 
     SETUP.2: The deck is a standard 52-card deck with the 2s, 3s, 4s, 5s and 6s taken out,
         which leaves 32 cards: 7, 8, 9, 10, jack, queen, king and ace in each of the four suits.
+
+    Spec: spec/cards.baloot:15.
     """
 
     rank: Rank
@@ -272,6 +287,7 @@ TRUMP_RANK_ORDER: dict[Rank, int] = {
     # Ranks of the hokum (trump) suit, high to low.
     # SETUP.6: In the hokum (trump) suit the ranks run, from highest to lowest: jack, nine,
     #     ace, ten, king, queen, eight, seven.
+    # Spec: spec/cards.baloot:64.
     # the strength of each member, highest first: a higher strength beats a lower one
     Rank.JACK: 7,
     Rank.NINE: 6,
@@ -288,6 +304,7 @@ PLAIN_RANK_ORDER: dict[Rank, int] = {
     # Ranks of every other suit, and of all suits in sun, high to low.
     # SETUP.7: In every suit other than the hokum suit, and so in every suit of a sun round,
     #     the ranks run, from highest to lowest: ace, ten, king, queen, jack, nine, eight, seven.
+    # Spec: spec/cards.baloot:67.
     # the strength of each member, highest first: a higher strength beats a lower one
     Rank.ACE: 7,
     Rank.TEN: 6,
@@ -308,6 +325,7 @@ NATURAL_RANK_ORDER: dict[Rank, int] = {
     # PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
     #     four jacks, all four queens or all four kings. In a hokum round all four aces are a
     #     hundred as well.
+    # Spec: spec/cards.baloot:70.
     # the strength of each member, highest first: a higher strength beats a lower one
     Rank.ACE: 7,
     Rank.KING: 6,
@@ -324,6 +342,7 @@ SUN_CARD_VALUE: dict[Rank, int] = {
     # Bunts per card in sun, and per non-trump card in hokum.
     # SCORE.3: Card values in sun: ace 11 bunts, ten 10, king 4, queen 3, jack 2; nine, eight
     #     and seven are worth nothing.
+    # Spec: spec/cards.baloot:87.
     Rank.ACE: 11,
     Rank.TEN: 10,
     Rank.KING: 4,
@@ -340,6 +359,7 @@ TRUMP_CARD_VALUE: dict[Rank, int] = {
     # SCORE.4: Card values in hokum: every suit but the hokum suit is valued as in sun. In the
     #     hokum suit: jack 20 bunts, nine 14, ace 11, ten 10, king 4, queen 3, eight and seven
     #     nothing.
+    # Spec: spec/cards.baloot:91.
     Rank.JACK: 20,
     Rank.NINE: 14,
     Rank.ACE: 11,
@@ -354,6 +374,7 @@ TRUMP_CARD_VALUE: dict[Rank, int] = {
 # Four players.
 # SETUP.1: The game is for four players in two teams of two; the two partners of a team sit
 #     facing each other across the table.
+# Spec: spec/cards.baloot:28.
 PLAYER_COUNT = 4
 
 # ---- spec/game.baloot ------------------------------------------------------
@@ -364,6 +385,8 @@ class Phase(Enum):
 
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
+
+    Spec: spec/game.baloot:13.
     """
 
     WAITING_DEAL = "deal"
@@ -396,6 +419,8 @@ class ActionKind(Enum):
         exception.
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
+
+    Spec: spec/game.baloot:18.
     """
 
     PASS_TURN = "pass"
@@ -438,6 +463,8 @@ class Action:
         exception.
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
+
+    Spec: spec/game.baloot:31.
     """
 
     kind: ActionKind
@@ -477,6 +504,8 @@ class Game:
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
     END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
+
+    Spec: spec/game.baloot:60.
     """
 
     phase: Phase
@@ -580,6 +609,7 @@ class Game:
 # END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
 # GAME.2: A team wins the game when it reaches 152 points, or outright when it wins a round
 #     that was declared gahwa.
+# Spec: spec/game.baloot:92.
 GAME_TARGET = 152
 
 # ---- spec/projects.baloot --------------------------------------------------
@@ -596,6 +626,8 @@ class ProjectKind(Enum):
     PROJ.6: Four hundred, written 400: all four aces, in a sun round only.
     PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made in
         a sun round, and it is declared once it has been made.
+
+    Spec: spec/projects.baloot:12.
     """
 
     SIRA = "sira"
@@ -618,6 +650,8 @@ class Project:
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
     PROJ.8: No card may count towards more than one project.
+
+    Spec: spec/projects.baloot:16.
     """
 
     seat: int
@@ -639,6 +673,7 @@ PROJECT_KIND_ORDER: dict[ProjectKind, int] = {
     # PROJ.6: Four hundred, written 400: all four aces, in a sun round only.
     # PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made
     #     in a sun round, and it is declared once it has been made.
+    # Spec: spec/projects.baloot:30.
     # the strength of each member, highest first: a higher strength beats a lower one
     ProjectKind.FOUR_HUNDRED: 4,
     ProjectKind.HUNDRED: 3,
@@ -651,6 +686,7 @@ PROJECT_KIND_ORDER: dict[ProjectKind, int] = {
 SUN_PROJECT_VALUE: dict[ProjectKind, int] = {
     # Project values in sun. Baloot never arises in sun (PROJ.7): 0.
     # SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
+    # Spec: spec/projects.baloot:241.
     ProjectKind.SIRA: 4,
     ProjectKind.FIFTY: 10,
     ProjectKind.HUNDRED: 20,
@@ -664,6 +700,7 @@ HOKUM_PROJECT_VALUE: dict[ProjectKind, int] = {
     # under the A22 reading four_hundred; the page gives no value, and the spec takes half its sun
     # value, as every hokum project is worth half its sun value.
     # SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
+    # Spec: spec/projects.baloot:247.
     ProjectKind.SIRA: 2,
     ProjectKind.FIFTY: 5,
     ProjectKind.HUNDRED: 10,
@@ -675,16 +712,19 @@ HOKUM_PROJECT_VALUE: dict[ProjectKind, int] = {
 # Projects a player may declare (baloot aside).
 # PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
 #     automatically on top of them.
+# Spec: spec/projects.baloot:22.
 MAX_PROJECTS_PER_PLAYER = 2
 
 
 # Cards in a sira.
 # PROJ.3: Sira: three cards of one suit in sequence.
+# Spec: spec/projects.baloot:24.
 SIRA_LENGTH = 3
 
 
 # Cards in a fifty.
 # PROJ.4: Fifty, written 50: four cards of one suit in sequence.
+# Spec: spec/projects.baloot:26.
 FIFTY_LENGTH = 4
 
 
@@ -692,6 +732,7 @@ FIFTY_LENGTH = 4
 # PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
 #     four jacks, all four queens or all four kings. In a hokum round all four aces are a
 #     hundred as well.
+# Spec: spec/projects.baloot:28.
 HUNDRED_LENGTH = 5
 
 # ---- spec/raises.baloot ----------------------------------------------------
@@ -704,6 +745,8 @@ class RaiseLevel(Enum):
         If it does, the bid winner may triple them; then the player who doubled may make them four
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
+
+    Spec: spec/raises.baloot:9.
     """
 
     NO_RAISE = "no_raise"
@@ -724,6 +767,8 @@ class Lock(Enum):
 
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
+
+    Spec: spec/raises.baloot:13.
     """
 
     CLOSED_DOUBLE = "closed"
@@ -743,6 +788,7 @@ RAISE_MULTIPLIER: dict[RaiseLevel, int] = {
     #     points. If it does, the bid winner may triple them; then the player who doubled may make
     #     them four times; last, the bid winner may declare gahwa, meaning that whoever wins this
     #     round wins the game.
+    # Spec: spec/raises.baloot:17.
     RaiseLevel.NO_RAISE: 1,
     RaiseLevel.DOUBLED: 2,
     RaiseLevel.TRIPLED: 3,
@@ -754,6 +800,7 @@ RAISE_MULTIPLIER: dict[RaiseLevel, int] = {
 # The score that gates raises in sun.
 # RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
 #     has more than 100 points and the other team has fewer than 100.
+# Spec: spec/raises.baloot:23.
 SUN_RAISE_GATE = 100
 
 # ---- spec/play.baloot ------------------------------------------------------
@@ -765,6 +812,8 @@ class Play:
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
+
+    Spec: spec/play.baloot:3.
     """
 
     seat: int
@@ -783,6 +832,8 @@ class Trick:
         highest card of the suit led.
     PLAY.4: Whoever wins a trick leads to the next one. The round is over once every card has
         been played.
+
+    Spec: spec/play.baloot:8.
     """
 
     plays: list[Play]
@@ -817,6 +868,8 @@ class RoundResult:
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
     END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
+
+    Spec: spec/scoring.baloot:25.
     """
 
     contract: Contract
@@ -882,6 +935,7 @@ class RoundResult:
 
 # Extra bunts for winning the last trick.
 # SCORE.2: The team that wins the last trick of a round gains 10 bunts for it.
+# Spec: spec/scoring.baloot:9.
 LAST_TRICK_BONUS = 10
 
 
@@ -889,6 +943,7 @@ LAST_TRICK_BONUS = 10
 # SCORE.9: With the points worked out, the bidding team's success is judged: in sun it
 #     succeeds if it scored more than 13 points than the other team, in hokum if it has more
 #     than 8 points more. Each team's points for the round are then added to its running total.
+# Spec: spec/scoring.baloot:11.
 SUN_SUCCESS_MARGIN = 13
 
 
@@ -896,36 +951,42 @@ SUN_SUCCESS_MARGIN = 13
 # SCORE.9: With the points worked out, the bidding team's success is judged: in sun it
 #     succeeds if it scored more than 13 points than the other team, in hokum if it has more
 #     than 8 points more. Each team's points for the round are then added to its running total.
+# Spec: spec/scoring.baloot:13.
 HOKUM_SUCCESS_MARGIN = 8
 
 
 # What the other team takes when a sun bidder fails.
 # SCORE.10: If the bidding team fails, the other team scores the maximum, 26 points in sun
 #     or 16 in hokum, and the bidding team scores nothing.
+# Spec: spec/scoring.baloot:15.
 SUN_FAILURE_POINTS = 26
 
 
 # What the other team takes when a hokum bidder fails.
 # SCORE.10: If the bidding team fails, the other team scores the maximum, 26 points in sun
 #     or 16 in hokum, and the bidding team scores nothing.
+# Spec: spec/scoring.baloot:17.
 HOKUM_FAILURE_POINTS = 16
 
 
 # Points for winning every trick.
 # SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
 #     card the bidding was for is an ace; the other team scores nothing.
+# Spec: spec/scoring.baloot:19.
 KABOOT_POINTS = 44
 
 
 # Points for winning every trick when the face-up card bid on was an ace (A9 flat_44).
 # SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
 #     card the bidding was for is an ace; the other team scores nothing.
+# Spec: spec/scoring.baloot:21.
 KABOOT_ACE_POINTS = 88
 
 
 # Points for winning every trick in hokum under the A9 reading sun_44_hokum_25 (federation).
 # SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
 #     card the bidding was for is an ace; the other team scores nothing.
+# Spec: spec/scoring.baloot:23.
 KABOOT_HOKUM_POINTS = 25
 
 # ---- spec/deal.baloot ------------------------------------------------------
@@ -934,12 +995,14 @@ KABOOT_HOKUM_POINTS = 25
 # Cards each player gets before the bidding.
 # SETUP.4: The deck is shuffled and every player is dealt a hand of five cards; of the
 #     cards left over, one is turned face up on the table.
+# Spec: spec/deal.baloot:10.
 FIRST_DEAL_SIZE = 5
 
 
 # Cards each player gets after the bidding (the bid winner: the face-up card and two more).
 # SETUP.5: When the bidding is over, every player receives three more cards, so that each
 #     hand ends with eight.
+# Spec: spec/deal.baloot:12.
 SECOND_DEAL_SIZE = 3
 
 
@@ -947,4 +1010,5 @@ SECOND_DEAL_SIZE = 3
 # BID.1: The bidding is for the face-up card. The player who wins the bid takes that card
 #     together with two more dealt at random from the undealt cards; after the bidding the
 #     remaining cards are dealt at random to the other players, three each.
+# Spec: spec/deal.baloot:14.
 BID_WINNER_DRAW = 2

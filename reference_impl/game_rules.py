@@ -34,6 +34,8 @@ def action_of(kind: ActionKind) -> Action:
         If it does, the bid winner may triple them; then the player who doubled may make them four
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
+
+    Spec: spec/game.baloot:40.
     """
     return Action(kind=kind, suit=None, lock=None, project=None, cards=[])
 
@@ -45,6 +47,8 @@ def hokum_action(suit: Suit) -> Action:
     BID.8: In the second session, after a hokum bid, each player who has not passed yet may bid
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
+
+    Spec: spec/game.baloot:44.
     """
     return replace(action_of(ActionKind.BID_HOKUM), suit=suit)
 
@@ -55,6 +59,8 @@ def double_action(lock: Lock) -> Action:
 
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
+
+    Spec: spec/game.baloot:48.
     """
     return replace(action_of(ActionKind.DOUBLE_RAISE), lock=lock)
 
@@ -65,6 +71,8 @@ def declare_action(kind: ProjectKind, cards: list[Card]) -> Action:
     PROJ.1: Projects are combinations of cards that earn bonus points. Each must be declared at
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
+
+    Spec: spec/game.baloot:52.
     """
     return replace(action_of(ActionKind.DECLARE_PROJECT), project=kind, cards=cards)
 
@@ -75,6 +83,8 @@ def play_action(card: Card) -> Action:
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
+
+    Spec: spec/game.baloot:56.
     """
     return replace(action_of(ActionKind.PLAY_CARD), cards=[card])
 
@@ -87,6 +97,8 @@ def start_game(dealer: int, deck: list[Card]) -> Game:
         bidding, then the play of the tricks, then the scoring.
     SETUP.4: The deck is shuffled and every player is dealt a hand of five cards; of the cards
         left over, one is turned face up on the table.
+
+    Spec: spec/game.baloot:96.
     """
     if dealer not in cards_rules.seats():
         raise IllegalAction(
@@ -106,6 +118,8 @@ def start_game_at(dealer: int, deck: list[Card], totals: list[int]) -> Game:
         left over, one is turned face up on the table.
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
+
+    Spec: spec/game.baloot:103.
     """
     if dealer not in cards_rules.seats():
         raise IllegalAction(
@@ -133,6 +147,8 @@ def deal_next(game: Game, deck: list[Card]) -> Game:
         player on their right.
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
+
+    Spec: spec/game.baloot:111.
     """
     if game.phase not in [Phase.WAITING_DEAL, Phase.ROUND_OVER]:
         raise IllegalAction(
@@ -154,6 +170,8 @@ def current_player(game: Game) -> int | None:
         sun or pass.
     PLAY.4: Whoever wins a trick leads to the next one. The round is over once every card has
         been played.
+
+    Spec: spec/game.baloot:118.
     """
     if game.phase in [Phase.BIDDING, Phase.RAISING]:
         return game.asking[0]
@@ -180,6 +198,8 @@ def legal_actions(readings: Readings, game: Game) -> list[Action]:
     PROJ.1: Projects are combinations of cards that earn bonus points. Each must be declared at
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
+
+    Spec: spec/game.baloot:124.
     """
     if game.phase == Phase.PLAYING:
         return play_rules.play_actions(readings, game)
@@ -196,6 +216,8 @@ def apply_action(readings: Readings, game: Game, action: Action) -> Game:
 
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
+
+    Spec: spec/game.baloot:133.
     """
     if game.phase not in [Phase.BIDDING, Phase.RAISING, Phase.PLAYING]:
         raise IllegalAction(
@@ -219,6 +241,8 @@ def apply_legal_action(readings: Readings, game: Game, action: Action) -> Game:
         bidding, then the play of the tricks, then the scoring.
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
+
+    Spec: spec/game.baloot:142.
     """
     if game.phase == Phase.PLAYING and action.kind == ActionKind.PLAY_CARD:
         return play_rules.card_played(readings, game, play_rules.to_play(game), action.cards[0])
@@ -236,6 +260,8 @@ def finish_round(readings: Readings, game: Game) -> Game:
         succeeds if it scored more than 13 points than the other team, in hokum if it has more than
         8 points more. Each team's points for the round are then added to its running total.
     END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
+
+    Spec: spec/game.baloot:151.
     """
     result = scoring_rules.score_round(readings, game)
     return replace(
@@ -261,8 +287,12 @@ def game_winner(
     END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
     GAME.2: A team wins the game when it reaches 152 points, or outright when it wins a round
         that was declared gahwa.
+
+    Spec: spec/game.baloot:164.
     """
     if level == RaiseLevel.GAHWA_DECLARED and readings.gahwa == "round_decides_game":
+        # round_decides_game: The team that wins the gahwa round wins the game: the bidding team if
+        #     it succeeds, the other team if it fails.
         return round_winner
     reached = [t for t in cards_rules.teams() if totals[t] >= GAME_TARGET]
     if len(reached) == 0:
@@ -270,10 +300,12 @@ def game_winner(
     if len(reached) == 1:
         return reached[0]
     if readings.both_reach_target == "higher_total_wins":
+        # higher_total_wins: The higher total wins; on a tie play goes on.
         if totals[0] == totals[1]:
             return None
         return 0 if totals[0] > totals[1] else 1
     elif readings.both_reach_target == "bidder_team_wins":
+        # bidder_team_wins: The bidding team of that round wins.
         return bidder_team
     else:
         raise UnknownReading("both_reach_target", readings.both_reach_target)

@@ -28,10 +28,14 @@ def first_trick_leader(readings: Readings, game: Game) -> int:
     """Who leads the first trick (A16).
 
     PLAY.1: The bid winner leads to the first trick.
+
+    Spec: spec/play.baloot:13.
     """
     if readings.first_leader == "bid_winner":
+        # bid_winner: The bid winner.
         return known(game.contract).bidder
     elif readings.first_leader == "dealer_right":
+        # dealer_right: The player to the dealer's right.
         return cards_rules.next_seat(game.dealer)
     else:
         raise UnknownReading("first_leader", readings.first_leader)
@@ -41,6 +45,8 @@ def start_play(readings: Readings, game: Game) -> Game:
     """The raises are over: the play begins with the first leader.
 
     PLAY.1: The bid winner leads to the first trick.
+
+    Spec: spec/play.baloot:20.
     """
     return replace(
         game, phase=Phase.PLAYING, asking=[], leader=first_trick_leader(readings, game), trick=[]
@@ -54,6 +60,8 @@ def to_play(game: Game) -> int:
         been played.
     SETUP.3: Cards are dealt, and turns pass, counterclockwise: after each player comes the
         player on their right.
+
+    Spec: spec/play.baloot:24.
     """
     return (game.leader + len(game.trick)) % PLAYER_COUNT
 
@@ -63,6 +71,8 @@ def led_suit(trick: list[Play]) -> Suit | None:
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
+
+    Spec: spec/play.baloot:28.
     """
     if len(trick) == 0:
         return None
@@ -75,6 +85,8 @@ def trick_winner(plays: list[Play], trump: Suit | None) -> int:
 
     PLAY.3: A trick goes to the highest hokum card played to it; if none was played, to the
         highest card of the suit led.
+
+    Spec: spec/play.baloot:33.
     """
     trumps = [p for p in plays if cards_rules.is_trump(p.card, trump)]
     if len(trumps) > 0:
@@ -92,6 +104,8 @@ def lead_choices(game: Game, hand: list[Card]) -> list[Card]:
 
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
+
+    Spec: spec/play.baloot:47.
     """
     if not game.locked:
         return hand
@@ -107,15 +121,22 @@ def follow_choices(readings: Readings, game: Game, hand: list[Card], led: Suit) 
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
+
+    Spec: spec/play.baloot:56.
     """
     following = [c for c in hand if c.suit == led]
     if len(following) == 0 or not cards_rules.is_trump(following[0], known(game.contract).trump):
         return following
     if readings.trump_lead == "any_trump":
+        # any_trump: Any trump: PLAY.2 asks only that the led suit be followed.
         return following
     elif readings.trump_lead == "must_overtrump":
+        # must_overtrump: A trump higher than every trump in the trick when able, whoever played
+        #     it.
         return over_trump_choices(game, following)
     elif readings.trump_lead == "must_overtrump_opponent":
+        # must_overtrump_opponent: A trump higher than every trump in the trick when able while an
+        #     opponent is winning it; any trump while the partner is.
         if partner_winning(game, to_play(game)):
             return following
         return over_trump_choices(game, following)
@@ -131,6 +152,8 @@ def over_trump_choices(game: Game, trumps: list[Card]) -> list[Card]:
         card of that suit may play any card, a hokum card included.
     PLAY.3: A trick goes to the highest hokum card played to it; if none was played, to the
         highest card of the suit led.
+
+    Spec: spec/play.baloot:71.
     """
     top = max(
         [
@@ -150,6 +173,8 @@ def partner_winning(game: Game, seat: int) -> bool:
 
     PLAY.3: A trick goes to the highest hokum card played to it; if none was played, to the
         highest card of the suit led.
+
+    Spec: spec/play.baloot:80.
     """
     return len(game.trick) > 0 and trick_winner(
         game.trick, known(game.contract).trump
@@ -163,6 +188,8 @@ def trump_duty_choices(game: Game, seat: int, hand: list[Card]) -> list[Card]:
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
+
+    Spec: spec/play.baloot:84.
     """
     trump = known(game.contract).trump
     trumps = [c for c in hand if cards_rules.is_trump(c, trump)]
@@ -191,14 +218,21 @@ def void_choices(readings: Readings, game: Game, seat: int, hand: list[Card]) ->
 
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
+
+    Spec: spec/play.baloot:98.
     """
     if known(game.contract).kind != Mode.HOKUM:
         return hand
     if readings.void_in_hokum == "any_card":
+        # any_card: Any card.
         return hand
     elif readings.void_in_hokum == "must_trump":
+        # must_trump: A trump if holding one; once an opponent has trumped the trick, one higher
+        #     than every trump in it when able.
         return trump_duty_choices(game, seat, hand)
     elif readings.void_in_hokum == "must_trump_unless_partner_wins":
+        # must_trump_unless_partner_wins: As must_trump, but any card when the partner is winning
+        #     the trick.
         if partner_winning(game, seat):
             return hand
         return trump_duty_choices(game, seat, hand)
@@ -214,6 +248,8 @@ def playable_cards(readings: Readings, game: Game, seat: int) -> list[Card]:
         card of that suit may play any card, a hokum card included.
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
+
+    Spec: spec/play.baloot:112.
     """
     hand = game.hands[seat]
     led = led_suit(game.trick)
@@ -234,6 +270,8 @@ def play_actions(readings: Readings, game: Game) -> list[Action]:
     PROJ.1: Projects are combinations of cards that earn bonus points. Each must be declared at
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
+
+    Spec: spec/play.baloot:123.
     """
     seat = to_play(game)
     return projects_rules.declaration_actions(readings, game, seat) + [
@@ -249,6 +287,8 @@ def apply_play_action(readings: Readings, game: Game, action: Action) -> Game:
     PROJ.1: Projects are combinations of cards that earn bonus points. Each must be declared at
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
+
+    Spec: spec/play.baloot:130.
     """
     if action.kind == ActionKind.DECLARE_PROJECT:
         return projects_rules.declare(readings, game, action)
@@ -271,6 +311,8 @@ def play_a_card(readings: Readings, game: Game, card: Card) -> Game:
         been played.
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
+
+    Spec: spec/play.baloot:136.
     """
     seat = to_play(game)
     hand = game.hands[seat]
@@ -317,6 +359,8 @@ def card_played(readings: Readings, game: Game, seat: int, card: Card) -> Game:
         been played.
     PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made in
         a sun round, and it is declared once it has been made.
+
+    Spec: spec/play.baloot:156.
     """
     played = replace(
         game,
@@ -337,6 +381,8 @@ def close_trick(readings: Readings, game: Game) -> Game:
         highest card of the suit led.
     PLAY.4: Whoever wins a trick leads to the next one. The round is over once every card has
         been played.
+
+    Spec: spec/play.baloot:168.
     """
     winner = trick_winner(game.trick, known(game.contract).trump)
     done = replace(

@@ -42,10 +42,14 @@ def sequence_strength(readings: Readings, card: Card, trump: Suit | None) -> int
     PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
+
+    Spec: spec/projects.baloot:36.
     """
     if readings.sequence_order == "natural":
+        # natural: The natural order A K Q J 10 9 8 7, whatever the contract.
         return NATURAL_RANK_ORDER[card.rank]
     elif readings.sequence_order == "rank_order":
+        # rank_order: The trick rank order of the suit, so J-9-A is a sira in the hokum suit.
         return cards_rules.trick_strength(card, trump)
     else:
         raise UnknownReading("sequence_order", readings.sequence_order)
@@ -56,6 +60,8 @@ def card_at_strength(readings: Readings, suit: Suit, strength: int, trump: Suit 
     """The card of a suit at a place of the sequence order.
 
     PROJ.3: Sira: three cards of one suit in sequence.
+
+    Spec: spec/projects.baloot:45.
     """
     return [
         Card(rank=r, suit=suit)
@@ -73,6 +79,8 @@ def held_strengths(
     """The places in the sequence order of the cards of a suit among the cards.
 
     PROJ.3: Sira: three cards of one suit in sequence.
+
+    Spec: spec/projects.baloot:49.
     """
     return [sequence_strength(readings, c, trump) for c in cards if c.suit == suit]
 
@@ -85,6 +93,8 @@ def run_length(held: list[int], strength: int) -> int:
     PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
+
+    Spec: spec/projects.baloot:53.
     """
     if strength < 0:
         return 0
@@ -108,6 +118,8 @@ def run_from(
     PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
+
+    Spec: spec/projects.baloot:61.
     """
     return [card_at_strength(readings, suit, top - i, trump) for i in range(0, length)]
 
@@ -126,6 +138,8 @@ def suit_runs(
     PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
+
+    Spec: spec/projects.baloot:67.
     """
     held = held_strengths(readings, cards, suit, trump)
     if len(held) < SIRA_LENGTH:
@@ -146,6 +160,8 @@ def maximal_runs(readings: Readings, cards: list[Card], trump: Suit | None) -> l
     PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
+
+    Spec: spec/projects.baloot:76.
     """
     return [run for s in SUIT_MEMBERS for run in suit_runs(readings, cards, s, trump)]
 
@@ -158,6 +174,8 @@ def sequence_kind(length: int) -> ProjectKind:
     PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
+
+    Spec: spec/projects.baloot:82.
     """
     if length == SIRA_LENGTH:
         return ProjectKind.SIRA
@@ -175,12 +193,16 @@ def sequence_projects(readings: Readings, seat: int, run: list[Card]) -> list[Pr
     PROJ.5: Hundred, written 100: five cards of one suit in sequence, or all four tens, all
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
+
+    Spec: spec/projects.baloot:88.
     """
     if len(run) <= HUNDRED_LENGTH:
         return [Project(seat=seat, kind=sequence_kind(len(run)), cards=run)]
     if readings.long_sequence == "hundred_only":
+        # hundred_only: Still one hundred.
         return [Project(seat=seat, kind=ProjectKind.HUNDRED, cards=run)]
     elif readings.long_sequence == "hundred_and_rest":
+        # hundred_and_rest: A hundred from the top five cards, and another project from the rest.
         top = [run[i] for i in range(0, HUNDRED_LENGTH)]
         rest = [run[i] for i in range(HUNDRED_LENGTH, len(run))]
         first = Project(seat=seat, kind=ProjectKind.HUNDRED, cards=top)
@@ -201,6 +223,8 @@ def four_of_a_kind_project(readings: Readings, rank: Rank, mode: Mode) -> Projec
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
     PROJ.6: Four hundred, written 400: all four aces, in a sun round only.
+
+    Spec: spec/projects.baloot:106.
     """
     if rank in [Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING]:
         return ProjectKind.HUNDRED
@@ -208,15 +232,19 @@ def four_of_a_kind_project(readings: Readings, rank: Rank, mode: Mode) -> Projec
         if mode == Mode.SUN:
             return ProjectKind.FOUR_HUNDRED
         if readings.aces_in_hokum == "hundred":
+            # hundred: Four aces in hokum are a hundred; four hundred is sun only.
             return ProjectKind.HUNDRED
         elif readings.aces_in_hokum == "four_hundred":
+            # four_hundred: Four aces are four hundred in hokum too.
             return ProjectKind.FOUR_HUNDRED
         else:
             raise UnknownReading("aces_in_hokum", readings.aces_in_hokum)
     if rank == Rank.NINE:
         if readings.low_four_of_a_kind == "no_project":
+            # no_project: No project: PROJ.5 lists only 10s, jacks, queens, kings and aces.
             return None
         elif readings.low_four_of_a_kind == "nines_hundred":
+            # nines_hundred: Four 9s are a hundred; four 8s or 7s are nothing.
             return ProjectKind.HUNDRED
         else:
             raise UnknownReading("low_four_of_a_kind", readings.low_four_of_a_kind)
@@ -231,6 +259,8 @@ def four_of_a_kind_ranks(readings: Readings, mode: Mode) -> list[Rank]:
         four jacks, all four queens or all four kings. In a hokum round all four aces are a hundred
         as well.
     PROJ.6: Four hundred, written 400: all four aces, in a sun round only.
+
+    Spec: spec/projects.baloot:126.
     """
     return [r for r in RANK_MEMBERS if four_of_a_kind_project(readings, r, mode) is not None]
 
@@ -240,6 +270,8 @@ def declared_by(game: Game, seat: int) -> list[Project]:
 
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
+
+    Spec: spec/projects.baloot:132.
     """
     return [p for p in game.declarations if p.seat == seat and p.kind != ProjectKind.BALOOT]
 
@@ -249,6 +281,8 @@ def free_cards(game: Game, seat: int) -> list[Card]:
     project only.
 
     PROJ.8: No card may count towards more than one project.
+
+    Spec: spec/projects.baloot:136.
     """
     taken = [c for p in declared_by(game, seat) for c in p.cards]
     return [c for c in game.hands[seat] if c not in taken]
@@ -265,6 +299,8 @@ def project_candidates(readings: Readings, game: Game, seat: int) -> list[Projec
         as well.
     PROJ.6: Four hundred, written 400: all four aces, in a sun round only.
     PROJ.8: No card may count towards more than one project.
+
+    Spec: spec/projects.baloot:141.
     """
     cards = free_cards(game, seat)
     mode = known(game.contract).kind
@@ -295,6 +331,8 @@ def may_declare(game: Game, seat: int) -> bool:
         exception.
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
+
+    Spec: spec/projects.baloot:153.
     """
     return (
         len(game.tricks) == 0
@@ -311,6 +349,8 @@ def declaration_actions(readings: Readings, game: Game, seat: int) -> list[Actio
         exception.
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
+
+    Spec: spec/projects.baloot:160.
     """
     if not may_declare(game, seat):
         return []
@@ -325,6 +365,8 @@ def same_project(p: Project, action: Action) -> bool:
 
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
+
+    Spec: spec/projects.baloot:165.
     """
     return (
         p.kind == action.project
@@ -343,6 +385,8 @@ def declare(readings: Readings, game: Game, action: Action) -> Game:
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
     PROJ.8: No card may count towards more than one project.
+
+    Spec: spec/projects.baloot:170.
     """
     seat = play_rules.to_play(game)
     if not may_declare(game, seat):
@@ -366,6 +410,8 @@ def played_by(game: Game, seat: int, card: Card) -> bool:
 
     PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made in
         a sun round, and it is declared once it has been made.
+
+    Spec: spec/projects.baloot:182.
     """
     plays = [p for t in game.tricks for p in t.plays] + game.trick
     return any([p.seat == seat and p.card == card for p in plays])
@@ -378,12 +424,19 @@ def baloot_counts(readings: Readings, game: Game, seat: int, pair: list[Card]) -
     PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made in
         a sun round, and it is declared once it has been made.
     PROJ.8: No card may count towards more than one project.
+
+    Spec: spec/projects.baloot:187.
     """
     if readings.baloot_overlap == "exclusive":
+        # exclusive: No: a card counts towards one project only, so K and Q in another project give
+        #     no baloot.
         return not any([c in p.cards for p in declared_by(game, seat) for c in pair])
     elif readings.baloot_overlap == "overlap_allowed":
+        # overlap_allowed: Yes: baloot scores even when the K and Q sit in a sira or hundred.
         return True
     elif readings.baloot_overlap == "hundred_cancels":
+        # hundred_cancels: Only a hundred of the same player holding the K and Q, or four kings or
+        #     four queens, cancels baloot; a sira or fifty holding them does not.
         return not any([cancels_baloot(p.kind, p.cards, pair) for p in declared_by(game, seat)])
     else:
         raise UnknownReading("baloot_overlap", readings.baloot_overlap)
@@ -397,6 +450,8 @@ def cancels_baloot(kind: ProjectKind, cards: list[Card], pair: list[Card]) -> bo
     PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made in
         a sun round, and it is declared once it has been made.
     PROJ.8: No card may count towards more than one project.
+
+    Spec: spec/projects.baloot:197.
     """
     if kind != ProjectKind.HUNDRED or not any([c in cards for c in pair]):
         return False
@@ -411,6 +466,8 @@ def note_baloot(readings: Readings, game: Game, seat: int, card: Card) -> Game:
         automatically on top of them.
     PROJ.7: Baloot: the king and the queen of the hokum suit, both played. It cannot be made in
         a sun round, and it is declared once it has been made.
+
+    Spec: spec/projects.baloot:204.
     """
     trump = known(game.contract).trump
     if not cards_rules.is_trump(card, trump) or card.rank not in [Rank.KING, Rank.QUEEN]:
@@ -431,6 +488,8 @@ def project_rank(readings: Readings, game: Game, p: Project) -> int:
 
     PROJ.2: A player may declare no more than two projects; baloot, when it is made, is added
         automatically on top of them.
+
+    Spec: spec/projects.baloot:217.
     """
     top = max([sequence_strength(readings, c, known(game.contract).trump) for c in p.cards])
     seat_priority = PLAYER_COUNT - 1 - deal_rules.bidding_position(game.dealer, p.seat)
@@ -445,12 +504,17 @@ def scoring_projects_of(readings: Readings, game: Game) -> list[Project]:
         automatically on top of them.
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
+
+    Spec: spec/projects.baloot:225.
     """
     declared = [p for p in game.declarations if p.kind != ProjectKind.BALOOT]
     baloots = [p for p in game.declarations if p.kind == ProjectKind.BALOOT]
     if readings.scoring_projects == "all_declared":
+        # all_declared: Every declared project of both teams scores.
         return game.declarations
     elif readings.scoring_projects == "best_team_only":
+        # best_team_only: Only the team holding the single best project scores, all of its
+        #     projects; baloot always scores for its holder.
         if len(declared) == 0:
             return baloots
         best = max([project_rank(readings, game, p) for p in declared])
@@ -469,6 +533,8 @@ def project_value(kind: ProjectKind, mode: Mode) -> int:
 
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
+
+    Spec: spec/projects.baloot:253.
     """
     if mode == Mode.SUN:
         return SUN_PROJECT_VALUE[kind]
@@ -480,6 +546,8 @@ def team_project_value(projects: list[Project], team: int, mode: Mode) -> int:
 
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
+
+    Spec: spec/projects.baloot:258.
     """
     return sum(
         [project_value(p.kind, mode) for p in projects if cards_rules.team_of(p.seat) == team]
@@ -490,6 +558,8 @@ def team_baloot_value(projects: list[Project], team: int, mode: Mode) -> int:
     """The value of a team's baloot among the given projects.
 
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
+
+    Spec: spec/projects.baloot:262.
     """
     return sum(
         [

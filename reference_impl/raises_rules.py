@@ -34,6 +34,8 @@ def opponents_in_turn(bidder: int) -> list[int]:
         If it does, the bid winner may triple them; then the player who doubled may make them four
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
+
+    Spec: spec/raises.baloot:25.
     """
     return [cards_rules.next_seat(bidder), (bidder + 3) % PLAYER_COUNT]
 
@@ -44,6 +46,8 @@ def sun_gate_open(readings: Readings, totals: list[int], bidder_team: int) -> bo
 
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
+
+    Spec: spec/raises.baloot:29.
     """
     own = totals[bidder_team]
     theirs = totals[cards_rules.other_team(bidder_team)]
@@ -52,8 +56,15 @@ def sun_gate_open(readings: Readings, totals: list[int], bidder_team: int) -> bo
         "gate_strict_no_gahwa",
         "gate_strict_double_only",
     ):
+        # gate_strict_all: Every raise, gahwa included, when the sun bidder's team has more than
+        #     100 and the other team fewer than 100.
+        # gate_strict_no_gahwa: Double, triple and four through the strict gate, but no gahwa in
+        #     sun.
+        # gate_strict_double_only: Only the double, and only through the strict gate.
         return own > SUN_RAISE_GATE and theirs < SUN_RAISE_GATE
     elif readings.sun_raises == "gate_inclusive_all":
+        # gate_inclusive_all: Every raise, gahwa included, when the sun bidder's team has at least
+        #     100 and the other team at most 100.
         return own >= SUN_RAISE_GATE and theirs <= SUN_RAISE_GATE
     else:
         raise UnknownReading("sun_raises", readings.sun_raises)
@@ -68,6 +79,8 @@ def raises_open(readings: Readings, totals: list[int], contract: Contract) -> bo
         the game.
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
+
+    Spec: spec/raises.baloot:40.
     """
     if contract.kind == Mode.HOKUM:
         return True
@@ -84,16 +97,25 @@ def next_raise_allowed(readings: Readings, contract: Contract, level: RaiseLevel
         the game.
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
+
+    Spec: spec/raises.baloot:45.
     """
     if level == RaiseLevel.GAHWA_DECLARED:
         return False
     if contract.kind == Mode.HOKUM:
         return True
     if readings.sun_raises in ("gate_strict_all", "gate_inclusive_all"):
+        # gate_strict_all: Every raise, gahwa included, when the sun bidder's team has more than
+        #     100 and the other team fewer than 100.
+        # gate_inclusive_all: Every raise, gahwa included, when the sun bidder's team has at least
+        #     100 and the other team at most 100.
         return True
     elif readings.sun_raises == "gate_strict_no_gahwa":
+        # gate_strict_no_gahwa: Double, triple and four through the strict gate, but no gahwa in
+        #     sun.
         return level != RaiseLevel.QUADRUPLED
     elif readings.sun_raises == "gate_strict_double_only":
+        # gate_strict_double_only: Only the double, and only through the strict gate.
         return level == RaiseLevel.NO_RAISE
     else:
         raise UnknownReading("sun_raises", readings.sun_raises)
@@ -106,6 +128,8 @@ def next_level(level: RaiseLevel) -> RaiseLevel:
         If it does, the bid winner may triple them; then the player who doubled may make them four
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
+
+    Spec: spec/raises.baloot:57.
     """
     return RAISELEVEL_MEMBERS[index_of(RAISELEVEL_MEMBERS, level) + 1]
 
@@ -118,6 +142,8 @@ def raise_asker(game: Game) -> int:
         If it does, the bid winner may triple them; then the player who doubled may make them four
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
+
+    Spec: spec/raises.baloot:61.
     """
     if game.level == RaiseLevel.TRIPLED:
         return known(game.doubler)
@@ -136,13 +162,21 @@ def raise_action(readings: Readings, level: RaiseLevel, mode: Mode) -> list[Acti
         the game.
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
+
+    Spec: spec/raises.baloot:68.
     """
     if level == RaiseLevel.NO_RAISE:
         if mode != Mode.HOKUM:
             return [game_rules.action_of(ActionKind.DOUBLE_RAISE)]
         if readings.locked_round in ("double_and_four", "any_raise"):
+            # double_and_four: Locked when the points are doubled or quadrupled (not tripled).
+            # any_raise: Locked at any raise: double, triple or four.
             return [game_rules.action_of(ActionKind.DOUBLE_RAISE)]
         elif readings.locked_round in ("doubler_chooses", "doubler_chooses_bidder_opens"):
+            # doubler_chooses: Locked only when the doubler calls the double closed.
+            # doubler_chooses_bidder_opens: Locked only when the doubler calls the double closed,
+            #     and only at the doubler's own raises (the double and the four): the bid winner's
+            #     triple and gahwa open the round again.
             return [
                 game_rules.double_action(Lock.CLOSED_DOUBLE),
                 game_rules.double_action(Lock.OPEN_DOUBLE),
@@ -163,6 +197,8 @@ def raising_actions(readings: Readings, game: Game) -> list[Action]:
         If it does, the bid winner may triple them; then the player who doubled may make them four
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
+
+    Spec: spec/raises.baloot:83.
     """
     return [game_rules.action_of(ActionKind.PASS_TURN)] + raise_action(
         readings, game.level, known(game.contract).kind
@@ -179,6 +215,8 @@ def apply_raise(readings: Readings, game: Game, action: Action) -> Game:
         the game.
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
+
+    Spec: spec/raises.baloot:87.
     """
     seat = game.asking[0]
     if action not in raising_actions(readings, game):
@@ -216,16 +254,24 @@ def is_locked(readings: Readings, game: Game) -> bool:
 
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
+
+    Spec: spec/raises.baloot:112.
     """
     if known(game.contract).kind != Mode.HOKUM:
         return False
     if readings.locked_round == "double_and_four":
+        # double_and_four: Locked when the points are doubled or quadrupled (not tripled).
         return game.level in [RaiseLevel.DOUBLED, RaiseLevel.QUADRUPLED, RaiseLevel.GAHWA_DECLARED]
     elif readings.locked_round == "any_raise":
+        # any_raise: Locked at any raise: double, triple or four.
         return game.level != RaiseLevel.NO_RAISE
     elif readings.locked_round == "doubler_chooses":
+        # doubler_chooses: Locked only when the doubler calls the double closed.
         return game.level != RaiseLevel.NO_RAISE and game.closed
     elif readings.locked_round == "doubler_chooses_bidder_opens":
+        # doubler_chooses_bidder_opens: Locked only when the doubler calls the double closed, and
+        #     only at the doubler's own raises (the double and the four): the bid winner's triple
+        #     and gahwa open the round again.
         return game.level in [RaiseLevel.DOUBLED, RaiseLevel.QUADRUPLED] and game.closed
     else:
         raise UnknownReading("locked_round", readings.locked_round)

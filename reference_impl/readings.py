@@ -5,7 +5,136 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from typing import Any, Literal, TypeAlias
+
+# The readings of each variant, as a type: a misspelled reading fails the type check.
+
+# A1: Which order makes cards 'in sequence' for sira, fifty and hundred.
+# Spec: spec/variants.baloot:9.
+SequenceOrder: TypeAlias = Literal["natural", "rank_order"]
+
+# A2: What happens after a sun bid in the first session.
+# Spec: spec/variants.baloot:18.
+SunOvercall: TypeAlias = Literal["sun_ends_bidding", "earlier_seat_priority", "last_caller_wins"]
+
+# A3: Who may answer a first-session hokum bid with sun.
+# Spec: spec/variants.baloot:29.
+HokumAnswer: TypeAlias = Literal["all_others", "not_yet_passed"]
+
+# A4: When the bidding team has succeeded.
+# Spec: spec/variants.baloot:38.
+BidderSuccess: TypeAlias = Literal[
+    "margin_points",
+    "more_than_half_points",
+    "more_than_half_bunts",
+    "half_bunts_or_more",
+    "half_points_or_more",
+]
+
+# A5: How the two teams' bunts become round points.
+# Spec: spec/variants.baloot:53.
+Rounding: TypeAlias = Literal["each_team", "bidder_takes_rest", "adjusted_to_total"]
+
+# A6: Whether project values are bunts or round points.
+# Spec: spec/variants.baloot:64.
+ProjectUnits: TypeAlias = Literal["bunts_before_rounding", "points_after_rounding"]
+
+# A7: Which declared projects score.
+# Spec: spec/variants.baloot:73.
+ScoringProjects: TypeAlias = Literal["all_declared", "best_team_only"]
+
+# A8: What happens to projects when the bidder fails.
+# Spec: spec/variants.baloot:82.
+ProjectsOnFailure: TypeAlias = Literal[
+    "maximum_only", "maximum_and_all_projects", "maximum_and_own_projects"
+]
+
+# A9: What a team scores for winning every trick.
+# Spec: spec/variants.baloot:93.
+Kaboot: TypeAlias = Literal[
+    "flat_44",
+    "sun_44_hokum_25",
+    "flat_44_with_projects_and_raises",
+    "sun_44_hokum_25_nothing_added",
+    "sun_44_hokum_25_projects_unraised",
+]
+
+# A10: When a raised round is locked.
+# Spec: spec/variants.baloot:108.
+LockedRound: TypeAlias = Literal[
+    "double_and_four", "any_raise", "doubler_chooses", "doubler_chooses_bidder_opens"
+]
+
+# A11: Which raises sun allows, and where the 100-point gate lies.
+# Spec: spec/variants.baloot:121.
+SunRaises: TypeAlias = Literal[
+    "gate_strict_all", "gate_inclusive_all", "gate_strict_no_gahwa", "gate_strict_double_only"
+]
+
+# A12: What a raise multiplies.
+# Spec: spec/variants.baloot:134.
+Multipliers: TypeAlias = Literal[
+    "points_only", "points_and_projects", "points_and_projects_but_baloot"
+]
+
+# A13: What a gahwa round decides.
+# Spec: spec/variants.baloot:145.
+Gahwa: TypeAlias = Literal["round_decides_game", "worth_152"]
+
+# A14: Who may call ashkal, when, and who is the bidder after it.
+# Spec: spec/variants.baloot:154.
+Ashkal: TypeAlias = Literal[
+    "third_fourth_any_session",
+    "third_fourth_first_session",
+    "partner_is_bidder",
+    "partner_is_bidder_any_session",
+]
+
+# A15: What a player unable to follow suit must play in hokum.
+# Spec: spec/variants.baloot:167.
+VoidInHokum: TypeAlias = Literal["any_card", "must_trump", "must_trump_unless_partner_wins"]
+
+# A16: Who leads the first trick.
+# Spec: spec/variants.baloot:178.
+FirstLeader: TypeAlias = Literal["bid_winner", "dealer_right"]
+
+# A17: What a sequence of six, seven or eight cards is.
+# Spec: spec/variants.baloot:187.
+LongSequence: TypeAlias = Literal["hundred_only", "hundred_and_rest"]
+
+# A18: Whether the hokum king and queen may count for baloot while in another project.
+# Spec: spec/variants.baloot:196.
+BalootOverlap: TypeAlias = Literal["exclusive", "overlap_allowed", "hundred_cancels"]
+
+# A19: What happens when both teams reach 152 in the same round.
+# Spec: spec/variants.baloot:207.
+BothReachTarget: TypeAlias = Literal["higher_total_wins", "bidder_team_wins"]
+
+# A20: Who deals after everyone passes twice.
+# Spec: spec/variants.baloot:216.
+RedealDealer: TypeAlias = Literal["same_dealer", "next_dealer"]
+
+# A21: Whether four 9s, 8s or 7s are a project.
+# Spec: spec/variants.baloot:225.
+LowFourOfAKind: TypeAlias = Literal["no_project", "nines_hundred"]
+
+# A22: Whether four aces in hokum may be claimed as four hundred. (The other half of A22 in the
+# rules notes, gahwa in sun, is a question of which raises sun allows: A11 answers it, with
+# gahwa in sun under gate_strict_all and gate_inclusive_all, and without it under
+# gate_strict_no_gahwa and gate_strict_double_only.)
+# Spec: spec/variants.baloot:234.
+AcesInHokum: TypeAlias = Literal["hundred", "four_hundred"]
+
+# A23: Whether a player following a hokum lead must beat the trumps already in the trick.
+# Spec: spec/variants.baloot:250.
+TrumpLead: TypeAlias = Literal["any_trump", "must_overtrump", "must_overtrump_opponent"]
+
+# A24: In a raised round the bidding team wins, who takes the multiplied points.
+# Spec: spec/variants.baloot:261.
+RaisedShare: TypeAlias = Literal["each_keeps_share", "winner_takes_all"]
+
 
 _READINGS_VALUES: dict[tuple[str, ...], Readings] = {}
 
@@ -18,42 +147,91 @@ class Readings:
     fast (rules whose results are kept are keyed on them).
     """
 
-    sequence_order: str  # A1: natural | rank_order
-    sun_overcall: str  # A2: sun_ends_bidding | earlier_seat_priority | last_caller_wins
-    hokum_answer: str  # A3: all_others | not_yet_passed
-    bidder_success: str  # A4: margin_points | more_than_half_points | more_than_half_bunts | half_bunts_or_more | half_points_or_more
-    rounding: str  # A5: each_team | bidder_takes_rest | adjusted_to_total
-    project_units: str  # A6: bunts_before_rounding | points_after_rounding
-    scoring_projects: str  # A7: all_declared | best_team_only
-    projects_on_failure: (
-        str  # A8: maximum_only | maximum_and_all_projects | maximum_and_own_projects
-    )
-    kaboot: str  # A9: flat_44 | sun_44_hokum_25 | flat_44_with_projects_and_raises | sun_44_hokum_25_nothing_added | sun_44_hokum_25_projects_unraised
-    locked_round: (
-        str  # A10: double_and_four | any_raise | doubler_chooses | doubler_chooses_bidder_opens
-    )
-    sun_raises: str  # A11: gate_strict_all | gate_inclusive_all | gate_strict_no_gahwa | gate_strict_double_only
-    multipliers: str  # A12: points_only | points_and_projects | points_and_projects_but_baloot
-    gahwa: str  # A13: round_decides_game | worth_152
-    ashkal: str  # A14: third_fourth_any_session | third_fourth_first_session | partner_is_bidder | partner_is_bidder_any_session
-    void_in_hokum: str  # A15: any_card | must_trump | must_trump_unless_partner_wins
-    first_leader: str  # A16: bid_winner | dealer_right
-    long_sequence: str  # A17: hundred_only | hundred_and_rest
-    baloot_overlap: str  # A18: exclusive | overlap_allowed | hundred_cancels
-    both_reach_target: str  # A19: higher_total_wins | bidder_team_wins
-    redeal_dealer: str  # A20: same_dealer | next_dealer
-    low_four_of_a_kind: str  # A21: no_project | nines_hundred
-    aces_in_hokum: str  # A22: hundred | four_hundred
-    trump_lead: str  # A23: any_trump | must_overtrump | must_overtrump_opponent
-    raised_share: str  # A24: each_keeps_share | winner_takes_all
+    sequence_order: SequenceOrder  # A1
+    sun_overcall: SunOvercall  # A2
+    hokum_answer: HokumAnswer  # A3
+    bidder_success: BidderSuccess  # A4
+    rounding: Rounding  # A5
+    project_units: ProjectUnits  # A6
+    scoring_projects: ScoringProjects  # A7
+    projects_on_failure: ProjectsOnFailure  # A8
+    kaboot: Kaboot  # A9
+    locked_round: LockedRound  # A10
+    sun_raises: SunRaises  # A11
+    multipliers: Multipliers  # A12
+    gahwa: Gahwa  # A13
+    ashkal: Ashkal  # A14
+    void_in_hokum: VoidInHokum  # A15
+    first_leader: FirstLeader  # A16
+    long_sequence: LongSequence  # A17
+    baloot_overlap: BalootOverlap  # A18
+    both_reach_target: BothReachTarget  # A19
+    redeal_dealer: RedealDealer  # A20
+    low_four_of_a_kind: LowFourOfAKind  # A21
+    aces_in_hokum: AcesInHokum  # A22
+    trump_lead: TrumpLead  # A23
+    raised_share: RaisedShare  # A24
 
-    def __new__(cls, **readings: str) -> Readings:
-        key = tuple(readings[f.name] for f in fields(cls))
+    def __new__(
+        cls,
+        *,
+        sequence_order: SequenceOrder,
+        sun_overcall: SunOvercall,
+        hokum_answer: HokumAnswer,
+        bidder_success: BidderSuccess,
+        rounding: Rounding,
+        project_units: ProjectUnits,
+        scoring_projects: ScoringProjects,
+        projects_on_failure: ProjectsOnFailure,
+        kaboot: Kaboot,
+        locked_round: LockedRound,
+        sun_raises: SunRaises,
+        multipliers: Multipliers,
+        gahwa: Gahwa,
+        ashkal: Ashkal,
+        void_in_hokum: VoidInHokum,
+        first_leader: FirstLeader,
+        long_sequence: LongSequence,
+        baloot_overlap: BalootOverlap,
+        both_reach_target: BothReachTarget,
+        redeal_dealer: RedealDealer,
+        low_four_of_a_kind: LowFourOfAKind,
+        aces_in_hokum: AcesInHokum,
+        trump_lead: TrumpLead,
+        raised_share: RaisedShare,
+    ) -> Readings:
+        """The one object of these readings (kept in `_READINGS_VALUES`)."""
+        key = (
+            sequence_order,
+            sun_overcall,
+            hokum_answer,
+            bidder_success,
+            rounding,
+            project_units,
+            scoring_projects,
+            projects_on_failure,
+            kaboot,
+            locked_round,
+            sun_raises,
+            multipliers,
+            gahwa,
+            ashkal,
+            void_in_hokum,
+            first_leader,
+            long_sequence,
+            baloot_overlap,
+            both_reach_target,
+            redeal_dealer,
+            low_four_of_a_kind,
+            aces_in_hokum,
+            trump_lead,
+            raised_share,
+        )
         value = _READINGS_VALUES.get(key)
         if value is None:
             value = object.__new__(cls)
-            for f in fields(cls):
-                object.__setattr__(value, f.name, readings[f.name])
+            for f, reading in zip(fields(cls), key, strict=True):
+                object.__setattr__(value, f.name, reading)
             _READINGS_VALUES[key] = value
         return value
 
@@ -62,9 +240,27 @@ class Readings:
 
 
 def readings_of(values: tuple[str, ...]) -> Readings:
-    """The readings from their values in field order (for copying and pickling)."""
-    pairs = zip(fields(Readings), values, strict=True)
-    return Readings(**{f.name: v for f, v in pairs})
+    """The readings from their values in field order, unchecked: for copying and pickling
+    (the values of a readings object), and for tools that put a value in on purpose."""
+    plain: dict[str, Any] = dict(zip(VARIANTS, values, strict=True))
+    return Readings(**plain)
+
+
+def readings_from(values: Mapping[str, str]) -> Readings:
+    """The readings from plain text (variant -> reading, every variant once), each reading
+    checked: a variant unknown or missing, or a reading that is not one of its variant's,
+    raises ValueError."""
+    unknown = sorted(set(values) - set(VARIANTS))
+    if unknown:
+        raise ValueError(f"unknown variant {unknown[0]!r}: expected one of {list(VARIANTS)}")
+    for variant, readings in VARIANTS.items():
+        if values.get(variant) not in readings:
+            raise ValueError(
+                f"{values.get(variant)!r} is not a reading of {variant}: "
+                f"expected one of {list(readings)}"
+            )
+    checked: dict[str, Any] = {variant: values[variant] for variant in VARIANTS}
+    return Readings(**checked)
 
 
 VARIANTS: dict[str, tuple[str, ...]] = {

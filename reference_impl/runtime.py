@@ -16,7 +16,6 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from .notation import (
     parse_deck,
 )
 from .plain import Plain, PlainError, from_plain, to_plain
-from .readings import PROFILES, VARIANT_IDS, VARIANTS, Readings
+from .readings import PROFILES, VARIANT_IDS, VARIANTS, Readings, readings_from
 from .runtime_support import IllegalAction
 
 
@@ -67,7 +66,10 @@ def choose_readings(profile: str = "literal", overrides: dict[str, str] | None =
     readings = PROFILES[profile]
     if overrides is not None and not isinstance(overrides, dict):
         raise SetupError(f"overrides {overrides!r}: expected an object of variant: reading")
-    for key, reading in (overrides or {}).items():
+    if not overrides:
+        return readings
+    chosen = {name: getattr(readings, name) for name in VARIANTS}
+    for key, reading in overrides.items():
         name = VARIANT_IDS.get(key, key)
         if name not in VARIANTS:
             raise SetupError(f"unknown variant {key!r}: expected a variant name or ID "
@@ -75,8 +77,8 @@ def choose_readings(profile: str = "literal", overrides: dict[str, str] | None =
         if reading not in VARIANTS[name]:
             raise SetupError(f"{reading!r} is not a reading of {name}: expected one of "
                              f"{', '.join(VARIANTS[name])}")
-        readings = replace(readings, **{name: reading})
-    return readings
+        chosen[name] = reading
+    return readings_from(chosen)
 
 
 def is_compiled() -> bool:

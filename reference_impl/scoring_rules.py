@@ -40,6 +40,8 @@ def team_card_bunts(game: Game, team: int) -> int:
     SCORE.4: Card values in hokum: every suit but the hokum suit is valued as in sun. In the
         hokum suit: jack 20 bunts, nine 14, ace 11, ten 10, king 4, queen 3, eight and seven
         nothing.
+
+    Spec: spec/scoring.baloot:47.
     """
     return sum(
         [
@@ -55,6 +57,8 @@ def last_trick_team(game: Game) -> int:
     """The team that won the last trick of the round.
 
     SCORE.2: The team that wins the last trick of a round gains 10 bunts for it.
+
+    Spec: spec/scoring.baloot:53.
     """
     return cards_rules.team_of(game.tricks[len(game.tricks) - 1].winner)
 
@@ -66,6 +70,8 @@ def round_bunts(trump: Suit | None) -> int:
     SCORE.1: A round is scored not by the number of tricks a team takes but by the cards it
         wins in them. Each card has a value in bunts (abnat).
     SCORE.2: The team that wins the last trick of a round gains 10 bunts for it.
+
+    Spec: spec/scoring.baloot:57.
     """
     return cards_rules.deck_bunts(trump) + LAST_TRICK_BONUS
 
@@ -77,6 +83,8 @@ def sun_conversion(bunts: int) -> int:
     SCORE.7: Sun conversion: a team's bunts are rounded to the nearest ten, then doubled and
         divided by ten, giving its points for the round. A figure ending in 5, such as 25, is not
         rounded: it is doubled and divided by ten as it stands.
+
+    Spec: spec/scoring.baloot:63.
     """
     if bunts % 10 == 5:
         return bunts * 2 // 10
@@ -90,6 +98,8 @@ def hokum_conversion(bunts: int) -> int:
     SCORE.8: Hokum conversion: a team's bunts are divided by ten and rounded to the nearest
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
         dropping the .5 (7.5 gives 7).
+
+    Spec: spec/scoring.baloot:70.
     """
     if bunts % 10 > 5:
         return bunts // 10 + 1
@@ -106,6 +116,8 @@ def conversion(mode: Mode, bunts: int) -> int:
     SCORE.8: Hokum conversion: a team's bunts are divided by ten and rounded to the nearest
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
         dropping the .5 (7.5 gives 7).
+
+    Spec: spec/scoring.baloot:77.
     """
     if mode == Mode.SUN:
         return sun_conversion(bunts)
@@ -122,6 +134,8 @@ def bunts_per_point(mode: Mode) -> int:
     SCORE.8: Hokum conversion: a team's bunts are divided by ten and rounded to the nearest
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
         dropping the .5 (7.5 gives 7).
+
+    Spec: spec/scoring.baloot:82.
     """
     if mode == Mode.SUN:
         return 10 // 2
@@ -138,6 +152,8 @@ def converted_and_rest(mode: Mode, bunts: list[int], converted_team: int) -> lis
     SCORE.8: Hokum conversion: a team's bunts are divided by ten and rounded to the nearest
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
         dropping the .5 (7.5 gives 7).
+
+    Spec: spec/scoring.baloot:89.
     """
     converted = conversion(mode, bunts[converted_team])
     whole = conversion(mode, bunts[0] + bunts[1])
@@ -155,13 +171,20 @@ def convert_pair(readings: Readings, mode: Mode, bunts: list[int], bidder_team: 
     SCORE.8: Hokum conversion: a team's bunts are divided by ten and rounded to the nearest
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
         dropping the .5 (7.5 gives 7).
+
+    Spec: spec/scoring.baloot:97.
     """
     other = cards_rules.other_team(bidder_team)
     if readings.rounding == "each_team":
+        # each_team: Each team's bunts are converted on their own.
         return [conversion(mode, bunts[t]) for t in cards_rules.teams()]
     elif readings.rounding == "bidder_takes_rest":
+        # bidder_takes_rest: Only the non-bidding team's bunts are converted; the bidding team gets
+        #     the rest of the round total.
         return converted_and_rest(mode, bunts, other)
     elif readings.rounding == "adjusted_to_total":
+        # adjusted_to_total: Both are converted; where they miss the round total, the other team's
+        #     points are adjusted to the rest (the bidding team's conversion stands).
         return converted_and_rest(mode, bunts, bidder_team)
     else:
         raise UnknownReading("rounding", readings.rounding)
@@ -180,14 +203,19 @@ def unmultiplied_projects(
         If it does, the bid winner may triple them; then the player who doubled may make them four
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
+
+    Spec: spec/scoring.baloot:110.
     """
     if multiplier == 1:
         return 0
     if readings.multipliers == "points_only":
+        # points_only: The round's points only; projects are added unmultiplied.
         return value
     elif readings.multipliers == "points_and_projects":
+        # points_and_projects: The round's points and the projects, baloot included.
         return 0
     elif readings.multipliers == "points_and_projects_but_baloot":
+        # points_and_projects_but_baloot: The round's points and the projects, except baloot.
         return baloot_value
     else:
         raise UnknownReading("multipliers", readings.multipliers)
@@ -204,10 +232,18 @@ def project_points(
 
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
+
+    Spec: spec/scoring.baloot:121.
     """
     if readings.project_units == "bunts_before_rounding":
+        # bunts_before_rounding: Project values are bunts, the page's figures as they stand, added
+        #     to the team's card bunts before conversion, in a raised round as in another; a
+        #     project worth less than the conversion's step (baloot's 2 in hokum) adds a point only
+        #     where it crosses a rounding boundary, and projects scored without card bunts (on
+        #     failure or kaboot) are converted on their own.
         return convert_pair(readings, mode, values, bidder_team)
     elif readings.project_units == "points_after_rounding":
+        # points_after_rounding: Project values are round points, added after conversion.
         return values
     else:
         raise UnknownReading("project_units", readings.project_units)
@@ -231,6 +267,8 @@ def points_on_top(
         the game.
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
+
+    Spec: spec/scoring.baloot:130.
     """
     kept = [
         unmultiplied_projects(readings, projects[t], baloots[t], multiplier)
@@ -269,8 +307,15 @@ def round_points(
         If it does, the bid winner may triple them; then the player who doubled may make them four
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
+
+    Spec: spec/scoring.baloot:139.
     """
     if readings.project_units == "bunts_before_rounding":
+        # bunts_before_rounding: Project values are bunts, the page's figures as they stand, added
+        #     to the team's card bunts before conversion, in a raised round as in another; a
+        #     project worth less than the conversion's step (baloot's 2 in hokum) adds a point only
+        #     where it crosses a rounding boundary, and projects scored without card bunts (on
+        #     failure or kaboot) are converted on their own.
         kept = [
             unmultiplied_projects(readings, projects[t], baloots[t], multiplier)
             for t in cards_rules.teams()
@@ -286,6 +331,7 @@ def round_points(
         )
         return [main[t] * multiplier + whole[t] - main[t] for t in cards_rules.teams()]
     elif readings.project_units == "points_after_rounding":
+        # points_after_rounding: Project values are round points, added after conversion.
         return points_on_top(
             readings,
             mode,
@@ -313,10 +359,18 @@ def bunts_with_projects(
         8 points more. Each team's points for the round are then added to its running total.
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
+
+    Spec: spec/scoring.baloot:155.
     """
     if readings.project_units == "bunts_before_rounding":
+        # bunts_before_rounding: Project values are bunts, the page's figures as they stand, added
+        #     to the team's card bunts before conversion, in a raised round as in another; a
+        #     project worth less than the conversion's step (baloot's 2 in hokum) adds a point only
+        #     where it crosses a rounding boundary, and projects scored without card bunts (on
+        #     failure or kaboot) are converted on their own.
         return [bunts[t] + projects[t] for t in cards_rules.teams()]
     elif readings.project_units == "points_after_rounding":
+        # points_after_rounding: Project values are round points, added after conversion.
         return [bunts[t] + projects[t] * bunts_per_point(mode) for t in cards_rules.teams()]
     else:
         raise UnknownReading("project_units", readings.project_units)
@@ -341,13 +395,18 @@ def success_points(
     SCORE.9: With the points worked out, the bidding team's success is judged: in sun it
         succeeds if it scored more than 13 points than the other team, in hokum if it has more than
         8 points more. Each team's points for the round are then added to its running total.
+
+    Spec: spec/scoring.baloot:166.
     """
     points = round_points(readings, mode, bunts, projects, baloots, multiplier, bidder_team)
     if multiplier == 1:
         return points
     if readings.raised_share == "each_keeps_share":
+        # each_keeps_share: Each team keeps its own points, multiplied as A12 says.
         return points
     elif readings.raised_share == "winner_takes_all":
+        # winner_takes_all: The bidding team takes the points of both teams, multiplied as A12
+        #     says; the other team scores nothing.
         return [points[0] + points[1] if t == bidder_team else 0 for t in cards_rules.teams()]
     else:
         raise UnknownReading("raised_share", readings.raised_share)
@@ -366,18 +425,30 @@ def bidder_succeeds(
     SCORE.9: With the points worked out, the bidding team's success is judged: in sun it
         succeeds if it scored more than 13 points than the other team, in hokum if it has more than
         8 points more. Each team's points for the round are then added to its running total.
+
+    Spec: spec/scoring.baloot:177.
     """
     other = cards_rules.other_team(bidder_team)
     margin = SUN_SUCCESS_MARGIN if mode == Mode.SUN else HOKUM_SUCCESS_MARGIN
     if readings.bidder_success == "margin_points":
+        # margin_points: The bidder's converted points exceed the other team's by more than 13
+        #     (sun) or 8 (hokum).
         return points[bidder_team] - points[other] > margin
     elif readings.bidder_success == "more_than_half_points":
+        # more_than_half_points: The bidder's converted points are more than 13 (sun) or 8 (hokum):
+        #     more than half the round.
         return points[bidder_team] > margin
     elif readings.bidder_success == "half_points_or_more":
+        # half_points_or_more: The bidder's converted points are at least 13 (sun) or 8 (hokum): at
+        #     least half the round; a tie succeeds.
         return points[bidder_team] >= margin
     elif readings.bidder_success == "more_than_half_bunts":
+        # more_than_half_bunts: The bidder's bunts, projects included, are more than the other
+        #     team's; a tie fails.
         return bunts[bidder_team] > bunts[other]
     elif readings.bidder_success == "half_bunts_or_more":
+        # half_bunts_or_more: The bidder's bunts, projects included, are at least the other team's;
+        #     a tie succeeds.
         return bunts[bidder_team] >= bunts[other]
     else:
         raise UnknownReading("bidder_success", readings.bidder_success)
@@ -396,17 +467,23 @@ def failure_points(
 
     SCORE.10: If the bidding team fails, the other team scores the maximum, 26 points in sun or
         16 in hokum, and the bidding team scores nothing.
+
+    Spec: spec/scoring.baloot:191.
     """
     other = cards_rules.other_team(bidder_team)
     maximum = SUN_FAILURE_POINTS if mode == Mode.SUN else HOKUM_FAILURE_POINTS
     base = [maximum if t == other else 0 for t in cards_rules.teams()]
     if readings.projects_on_failure == "maximum_only":
+        # maximum_only: The other team gets the maximum (26 or 16) and no projects are scored.
         return [base[t] * multiplier for t in cards_rules.teams()]
     elif readings.projects_on_failure == "maximum_and_all_projects":
+        # maximum_and_all_projects: The other team gets the maximum plus the projects of both
+        #     teams.
         gained = [projects[0] + projects[1] if t == other else 0 for t in cards_rules.teams()]
         gained_baloot = [baloots[0] + baloots[1] if t == other else 0 for t in cards_rules.teams()]
         return points_on_top(readings, mode, base, gained, gained_baloot, multiplier, bidder_team)
     elif readings.projects_on_failure == "maximum_and_own_projects":
+        # maximum_and_own_projects: The other team gets the maximum plus its own projects.
         own = [projects[t] if t == other else 0 for t in cards_rules.teams()]
         own_baloot = [baloots[t] if t == other else 0 for t in cards_rules.teams()]
         return points_on_top(readings, mode, base, own, own_baloot, multiplier, bidder_team)
@@ -419,6 +496,8 @@ def kaboot_team(game: Game) -> int | None:
 
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
+
+    Spec: spec/scoring.baloot:212.
     """
     winners = [cards_rules.team_of(t.winner) for t in game.tricks]
     if all([w == winners[0] for w in winners]):
@@ -432,14 +511,28 @@ def kaboot_value(readings: Readings, game: Game) -> int:
 
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
+
+    Spec: spec/scoring.baloot:218.
     """
     if readings.kaboot in ("flat_44", "flat_44_with_projects_and_raises"):
+        # flat_44: 44 points in sun and hokum, 88 if the face-up card was an ace; no projects or
+        #     raises on top.
+        # flat_44_with_projects_and_raises: 44 points in sun and hokum, 88 if the face-up card was
+        #     an ace; the winning team's projects and the raises apply as to other points.
         return KABOOT_ACE_POINTS if game.face_up.rank == Rank.ACE else KABOOT_POINTS
     elif readings.kaboot in (
         "sun_44_hokum_25",
         "sun_44_hokum_25_nothing_added",
         "sun_44_hokum_25_projects_unraised",
     ):
+        # sun_44_hokum_25: 44 points in sun, 25 in hokum; the face-up ace changes nothing; the
+        #     winning team's projects and the raises apply as to other points. The other team
+        #     scores nothing (SCORE.11).
+        # sun_44_hokum_25_nothing_added: 44 points in sun, 25 in hokum; no projects or raises on
+        #     top.
+        # sun_44_hokum_25_projects_unraised: 44 points in sun, 25 in hokum; the winning team's
+        #     projects are added, and a raise multiplies neither. The other team scores nothing
+        #     (SCORE.11).
         return KABOOT_POINTS if known(game.contract).kind == Mode.SUN else KABOOT_HOKUM_POINTS
     else:
         raise UnknownReading("kaboot", readings.kaboot)
@@ -459,17 +552,31 @@ def kaboot_result(
 
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
+
+    Spec: spec/scoring.baloot:231.
     """
     base = [kaboot_value(readings, game) if t == team else 0 for t in cards_rules.teams()]
     own = [projects[t] if t == team else 0 for t in cards_rules.teams()]
     own_baloot = [baloots[t] if t == team else 0 for t in cards_rules.teams()]
     if readings.kaboot in ("flat_44", "sun_44_hokum_25_nothing_added"):
+        # flat_44: 44 points in sun and hokum, 88 if the face-up card was an ace; no projects or
+        #     raises on top.
+        # sun_44_hokum_25_nothing_added: 44 points in sun, 25 in hokum; no projects or raises on
+        #     top.
         return base
     elif readings.kaboot in ("flat_44_with_projects_and_raises", "sun_44_hokum_25"):
+        # flat_44_with_projects_and_raises: 44 points in sun and hokum, 88 if the face-up card was
+        #     an ace; the winning team's projects and the raises apply as to other points.
+        # sun_44_hokum_25: 44 points in sun, 25 in hokum; the face-up ace changes nothing; the
+        #     winning team's projects and the raises apply as to other points. The other team
+        #     scores nothing (SCORE.11).
         return points_on_top(
             readings, known(game.contract).kind, base, own, own_baloot, multiplier, bidder_team
         )
     elif readings.kaboot == "sun_44_hokum_25_projects_unraised":
+        # sun_44_hokum_25_projects_unraised: 44 points in sun, 25 in hokum; the winning team's
+        #     projects are added, and a raise multiplies neither. The other team scores nothing
+        #     (SCORE.11).
         return points_on_top(
             readings, known(game.contract).kind, base, own, own_baloot, 1, bidder_team
         )
@@ -492,12 +599,17 @@ def gahwa_points(
         the game.
     GAME.2: A team wins the game when it reaches 152 points, or outright when it wins a round
         that was declared gahwa.
+
+    Spec: spec/scoring.baloot:248.
     """
     if level != RaiseLevel.GAHWA_DECLARED:
         return earned
     if readings.gahwa == "round_decides_game":
+        # round_decides_game: The team that wins the gahwa round wins the game: the bidding team if
+        #     it succeeds, the other team if it fails.
         return earned
     elif readings.gahwa == "worth_152":
+        # worth_152: A gahwa round is worth 152 points to the team that wins it.
         return [GAME_TARGET if t == round_winner else 0 for t in cards_rules.teams()]
     else:
         raise UnknownReading("gahwa", readings.gahwa)
@@ -520,6 +632,8 @@ def score_round(readings: Readings, game: Game) -> RoundResult:
         card the bidding was for is an ace; the other team scores nothing.
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
+
+    Spec: spec/scoring.baloot:258.
     """
     contract = game.contract
     mode = known(contract).kind

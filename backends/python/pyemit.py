@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import json
 import keyword
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...grammar import model as m
 from ...grammar.analysis import Analysis, ListOf, Maybe, Simple, Type, type_of_declared
+from ...grammar.walk import walk
+
+WIDTH = 99  # the generated modules' line length (black's, in generate._finish)
 
 # Python precedence, low to high, for the operators the rule language has.
 PRECEDENCE = {
@@ -43,6 +47,14 @@ def py_str(text: str) -> str:
     return literal
 
 
+def reading_comment(reading: str, meaning: str, indent: str) -> list[str]:
+    """`# reading: meaning`, wrapped to the line length; the lines after the first
+    indented under it."""
+    return textwrap.wrap(f"{reading}: {meaning}", width=WIDTH, initial_indent=f"{indent}# ",
+                         subsequent_indent=f"{indent}#     ", break_long_words=False,
+                         break_on_hyphens=False)
+
+
 def constant_name(name: str) -> str:
     return name.upper()
 
@@ -66,6 +78,9 @@ class Context:
     # need a value is written `known(x)`, which mypy reads as present (and which fails
     # when the value is none); without them, nothing is marked
     analysis: Analysis | None = None
+    # whether a branch that tests a reading carries the reading's meaning as a comment
+    # (the checked-in modules do; a rule written to run at once, `rule_source`, does not)
+    comments: bool = True
 
 
 class Emitter:
@@ -133,6 +148,8 @@ class Emitter:
             for i, branch in enumerate(s.branches):
                 word = "if" if i == 0 else "elif"
                 lines.append(f"{indent}{word} {self.expr(branch.condition, scope)}:")
+                for reads in (n for n in walk(branch.condition) if isinstance(n, m.Reads)):
+                    lines += self.meaning(reads.variant, (reads.reading,), indent + "    ")
                 lines.extend(self.block(branch.body, indent + "    ", scope))
             if s.otherwise is not None:
                 lines.append(f"{indent}else:")
@@ -150,9 +167,23 @@ class Emitter:
             else:
                 test = f"{subject} in ({', '.join(py_str(r) for r in case.readings)})"
             lines.append(f"{indent}{'if' if i == 0 else 'elif'} {test}:")
+            lines += self.meaning(s.variant, case.readings, indent + "    ")
             lines.extend(self.block(case.body, indent + "    ", scope))
         lines += [f"{indent}else:",
                   f"{indent}    raise UnknownReading({py_str(s.variant)}, {subject})"]
+        return lines
+
+    def meaning(self, variant: str, readings: tuple[str, ...], indent: str) -> list[str]:
+        """What each reading a branch tests means, as the register says it: comment lines
+        at the top of the branch (`# reading: meaning`), wrapped to the line length."""
+        if not self.ctx.comments:
+            return []
+        found = next((v for v in self.spec.variants if v.name == variant), None)
+        texts = {r.name: r.text for r in found.readings} if found is not None else {}
+        lines: list[str] = []
+        for reading in readings:
+            if reading in texts:
+                lines += reading_comment(reading, texts[reading], indent)
         return lines
 
     # -- expressions ----------------------------------------------------------------------

@@ -18,6 +18,8 @@ The reference API used here:
 The observation and the result are the spec's `Game` and `RoundResult`
 records as JSON values; `protocol/reference_view.py` turns them into the
 protocol's fields and notation; below is the same translation read from the records.
+Which fields the state and the result have is `protocol/fields.py`'s: a field the
+records keep under the protocol's name, in its terms, needs no line here.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import dataclasses
 import json
 import sys
 from collections.abc import Callable
+from operator import attrgetter, call
 from typing import IO, Any, Protocol
 
 from ... import reference_impl
@@ -37,6 +40,7 @@ from ..harness.collector import collect_less
 from ..harness.engine_process import PROTOCOL_VERSION
 from ..harness.json_input import compact_json, strict_json
 from ..harness.variants import load_register
+from ..protocol.fields import protocol_fields
 from ..protocol.reference_view import action, result_fields, state_fields
 from ..protocol.schemas import REQUEST_TYPES
 
@@ -150,49 +154,98 @@ class _Items:
         return out
 
 
+def _face_up(record: Any) -> str | None:
+    return None if record is None else _CARD_TEXTS[record]
+
+
+# How the state's fields are read from the records (`reference_view`'s translation, from the
+# records): those of lists item by item, some others as a whole, the numbers and flags
+# below as they are. Every other field of the state (protocol/fields.py) is the record's
+# field of the same name, as JSON values (`to_plain`).
+_ITEMS: dict[str, Callable[[Any], Any]] = {
+    "hands": _hand, "bids": _call, "raises": _call, "declarations": _project, "trick": _play,
+}
+_WHOLE: dict[str, Callable[[Any], Any]] = {
+    "face_up": _face_up, "contract": _contract, "trick_winners": list, "totals": list,
+}
+_AS_IS = frozenset({"dealer", "multiplier", "locked"})
+# The fields of the game, not of its record: the phase and the player to act.
+_OF_GAME = frozenset({"phase", "current_player"})
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The record's fields of these names, as a tuple."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    return lambda record: tuple(getattr(record, name) for name in names)
+
+
+class _PlayerToAct:
+    """The player to act, asked of the rules once a state (`legal` and `state` say it)."""
+
+    def __init__(self) -> None:
+        self.known: tuple[Any, Any, int | None] = (None, None, None)  # record, readings
+
+    def of(self, game: Any) -> int | None:
+        record, readings, player = self.known
+        if record is not game.state or readings is not game.readings:
+            player = game.current_player
+            self.known = (game.state, game.readings, player)
+        return player
+
+
 class StateProjection:
     """The protocol's `state` of one game (what `state_fields` makes of its observation),
     each field converted again only when the record's field is another object, and a list
     only in its items that are."""
 
     def __init__(self) -> None:
-        self._hands = _Items(_hand)
-        self._bids = _Items(_call)
-        self._raises = _Items(_call)
-        self._declarations = _Items(_project)
-        self._trick = _Items(_play)
-        self._contract = _Field(_contract)
-        self._trick_winners = _Field(list)
-        self._totals = _Field(list)
-        self._player: tuple[Any, Any, int | None] = (None, None, None)  # record, readings
+        self._player = _PlayerToAct()
+        self._record_class: Any = None  # the record class read as below
+        self._template: dict[str, Any] = {}  # every field sent, in the schema's order
+        self._of_game: frozenset[str] = frozenset()
+        self._as_is: tuple[str, ...] = ()
+        self._read_as_is: Callable[[Any], tuple[Any, ...]] = _getter(())
+        self._converted: tuple[str, ...] = ()
+        self._read_converted: Callable[[Any], tuple[Any, ...]] = _getter(())
+        self._converts: tuple[Callable[[Any], Any], ...] = ()
 
     def player(self, game: Any) -> int | None:
         """The player to act (asked of the rules once a state: `legal` and `state` say it)."""
-        record, readings, player = self._player
-        if record is not game.state or readings is not game.readings:
-            player = game.current_player
-            self._player = (game.state, game.readings, player)
-        return player
+        return self._player.of(game)
 
     def state(self, game: Any) -> dict[str, Any]:
         record = game.state
-        face_up = record.face_up
-        return {
-            "phase": game.phase,
-            "dealer": record.dealer,
-            "current_player": self.player(game),
-            "face_up": None if face_up is None else card_of(face_up),
-            "hands": self._hands.of(record.hands),
-            "bids": self._bids.of(record.bids),
-            "contract": self._contract.of(record.contract),
-            "raises": self._raises.of(record.raises),
-            "multiplier": record.multiplier,
-            "locked": record.locked,
-            "declarations": self._declarations.of(record.declarations),
-            "trick": self._trick.of(record.trick),
-            "trick_winners": self._trick_winners.of(record.trick_winners),
-            "totals": self._totals.of(record.totals),
-        }
+        if record.__class__ is not self._record_class:
+            self._read_records_of(record.__class__)
+        out = self._template.copy()
+        if self._of_game:
+            if "phase" in self._of_game:
+                out["phase"] = game.phase
+            if "current_player" in self._of_game:
+                out["current_player"] = self._player.of(game)
+        out.update(zip(self._as_is, self._read_as_is(record), strict=True))
+        converted = map(call, self._converts, self._read_converted(record))
+        out.update(zip(self._converted, converted, strict=True))
+        return out
+
+    def _read_records_of(self, record_class: Any) -> None:
+        """How each of the state's fields is read from a record of the class: every field
+        of the schema but an optional one that the record does not hold."""
+        state = protocol_fields().state
+        held = {f.name for f in dataclasses.fields(record_class)}
+        sent = tuple(name for name in state.names
+                     if name in _OF_GAME or name in held or name in state.required)
+        self._template = dict.fromkeys(sent)
+        self._of_game = _OF_GAME.intersection(sent)
+        self._as_is = tuple(name for name in sent if name in _AS_IS)
+        self._read_as_is = _getter(self._as_is)
+        self._converted = tuple(name for name in sent if name not in _OF_GAME | _AS_IS)
+        self._read_converted = _getter(self._converted)
+        self._converts = tuple(
+            (_Items(_ITEMS[name]) if name in _ITEMS else _Field(_WHOLE.get(name, to_plain))).of
+            for name in self._converted)
+        self._record_class = record_class
 
 
 class Adapter:

@@ -39,6 +39,7 @@ from ..harness.protocol_notation import (
     RAISE_CALLS,
     SUITS,
 )
+from ..protocol.fields import clause_of
 from . import limits
 from .engine_side import (
     READ_REQUESTS,
@@ -205,42 +206,14 @@ class _Ended(Exception):
         self.capability = capability
 
 
-_CLAUSE_OF_FIELD = {
-    "hands": "SETUP.5",
-    "contract": "BID.1",
-    "trick_winners": "PLAY.3",
-    "totals": "SCORE.9",
-    "multiplier": "RAISE.1",
-    "raises": "RAISE.1",
-    "declarations": "PROJ.2",
-    "phase": "GAME.1",
-    "locked": "RAISE.2",
-    "dealer": "SETUP.3",
-    "face_up": "SETUP.4",
-    "bids": "BID.2",
-    "trick": "PLAY.2",
-    "card_bunts": "SCORE.1",
-    "last_trick_bunts": "SCORE.2",
-    "success": "SCORE.9",
-    "added": "SCORE.10",
-    "kaboot": "SCORE.11",
-    "game_over": "END.1",
-    "winner": "END.1",
-    "projects": "PROJ.2",
-}
-
-
 def _clauses_for(kind: str, phase: str, fields: list[str], mode: str | None) -> list[str]:
     if kind == "legal":
         return [{"bidding": "BID.2", "raising": "RAISE.1"}.get(phase, "PLAY.2")]
+    # each field's clause is the schema's (`x-clause`, read by protocol/fields.py)
+    context = {"phase": phase, "contract_kind": mode}
     found: list[str] = []
     for f in fields:
-        if f == "current_player":
-            clause = "PLAY.4" if phase == "playing" else "BID.2"
-        elif f == "points":
-            clause = "SCORE.7" if mode == "sun" else "SCORE.8"
-        else:
-            clause = _CLAUSE_OF_FIELD.get(f, "GAME.1")
+        clause = clause_of(kind, f, context) or "GAME.1"
         if clause not in found:
             found.append(clause)
     return found or ["GAME.1"]

@@ -24,8 +24,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..protocol.schemas import optional_result_fields, optional_state_fields
-from .capability_view import CapabilityView
+from ..protocol.capability_view import CapabilityView
+from ..protocol.fields import optional_result_fields, optional_state_fields
 from .case_selection import USER_SKIP, SkipList
 from .compare import (
     project_onto,

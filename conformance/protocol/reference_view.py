@@ -5,13 +5,14 @@ two readings."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...reference_impl import definitions
 from ...reference_impl.notation import action_text, card_text
 from ...reference_impl.plain import from_plain
 from ...reference_impl.runtime import Game
-from . import schemas
+from . import fields
 
 # ---------------------------------------------------------------------------
 # The translation layer: the engine's observation (the spec's `Game` record as
@@ -28,7 +29,9 @@ from . import schemas
 #
 # Everything else (seats, teams, per-team pairs, phases, booleans) is already
 # in the protocol's terms and is copied as is. Engine bookkeeping the protocol
-# does not name (stock, session, asking, ...) is left out.
+# does not name (stock, session, asking, ...) is left out. Which fields there are
+# is protocol/fields.py's (the schemas'): a new field the engine keeps under the
+# protocol's name, in the protocol's terms, needs no line here.
 # ---------------------------------------------------------------------------
 
 Plain = Any  # a JSON value as the engine's `plain` module writes it
@@ -65,60 +68,97 @@ def contract(plain: Plain) -> dict[str, Any] | None:
         return None
     # `bidder` is the seat scored as the bidder (under A14 partner_is_bidder the
     # partner); the engine's `caller` and `taker` are its own bookkeeping.
-    return {k: plain[k] for k in ("kind", "trump", "bidder", "ashkal")}
+    return {k: plain[k] for k in fields.contract_fields()}
+
+
+def _face_up(plain: Plain) -> str | None:
+    return None if plain is None else card(plain)
+
+
+def _calls(plain: Plain) -> list[dict[str, Any]]:
+    return [call(c) for c in plain]
+
+
+def _projects(plain: Plain) -> list[dict[str, Any]]:
+    return [project(p) for p in plain]
+
+
+def _trick(plain: Plain) -> list[dict[str, Any]]:
+    return [{"seat": p["seat"], "card": card(p["card"])} for p in plain]
+
+
+# The fields whose engine values are not in the protocol's terms yet, and their translation;
+# every other field of the state and the result (protocol/fields.py) is copied as the
+# engine has it under the same name.
+STATE_TRANSLATIONS: dict[str, Callable[[Plain], Any]] = {
+    "face_up": _face_up,
+    "hands": lambda hands: [cards(hand) for hand in hands],
+    "bids": _calls,
+    "contract": contract,
+    "raises": _calls,
+    "declarations": _projects,
+    "trick": _trick,
+    "trick_winners": list,
+    "totals": list,
+}
+RESULT_TRANSLATIONS: dict[str, Callable[[Plain], Any]] = {
+    "contract": contract,
+    "projects": lambda teams: [_projects(team) for team in teams],
+}
+# The state's optional fields and their value where an observation leaves them out.
+_STATE_DEFAULTS: dict[str, Plain] = {"face_up": None, "bids": [], "locked": False,
+                                     "declarations": []}
 
 
 def state_fields(observation: dict[str, Plain]) -> dict[str, Any]:
-    """The protocol's `state` object from the engine's observation."""
-    o = observation
-    face_up = o.get("face_up")
-    return {
-        "phase": o["phase"],
-        "dealer": o["dealer"],
-        "current_player": o["current_player"],
-        "face_up": card(face_up) if face_up is not None else None,
-        "hands": [cards(hand) for hand in o["hands"]],
-        "bids": [call(c) for c in o.get("bids", [])],
-        "contract": contract(o["contract"]),
-        "raises": [call(c) for c in o["raises"]],
-        "multiplier": o["multiplier"],
-        "locked": o.get("locked", False),
-        "declarations": [project(p) for p in o.get("declarations", [])],
-        "trick": [{"seat": p["seat"], "card": card(p["card"])} for p in o["trick"]],
-        "trick_winners": list(o["trick_winners"]),
-        "totals": list(o["totals"]),
-    }
-
-
-def result_fields(result: dict[str, Plain] | None) -> dict[str, Any] | None:
-    """The protocol's `result` object from the engine's `RoundResult` (None before any)."""
-    if result is None:
-        return None
-    out: dict[str, Any] = {"contract": contract(result["contract"])}
-    # every other field is a plain number, pair or flag, in the protocol's terms already
-    out.update({k: result[k] for k in schemas.result_fields() if k not in out and k != "projects"})
-    out["projects"] = [[project(p) for p in team] for team in result["projects"]]
+    """The protocol's `state` object from the engine's observation: each of its fields, in
+    the schema's order; an optional one the observation does not hold is left out."""
+    state = fields.protocol_fields().state
+    out: dict[str, Any] = {}
+    for name in state.names:
+        if name in observation:
+            value = observation[name]
+        elif name in _STATE_DEFAULTS:
+            value = _STATE_DEFAULTS[name]
+        elif name in state.optional:
+            continue
+        else:
+            raise KeyError(name)
+        translate = STATE_TRANSLATIONS.get(name)
+        out[name] = value if translate is None else translate(value)
     return out
 
 
+def result_fields(result: dict[str, Plain] | None) -> dict[str, Any] | None:
+    """The protocol's `result` object from the engine's `RoundResult` (None before any):
+    its fields in the schema's order, `projects` last (as the golden playthroughs have it)."""
+    if result is None:
+        return None
+    names = fields.result_fields()
+    out: dict[str, Any] = {}
+    for name in (*(k for k in names if k != "projects"), "projects"):
+        translate = RESULT_TRANSLATIONS.get(name)
+        out[name] = result[name] if translate is None else translate(result[name])
+    return out
 
-# The state fields every engine must send (PROTOCOL.md): a witness seen only in an optional
-# field (`locked`, `declarations`...) would check nothing on an engine that leaves it out.
-VISIBLE: tuple[str, ...] = schemas.state_fields()[0]
-RESULT_KEYS = ("contract", "multiplier", "card_bunts", "last_trick_bunts", "projects", "points",
-               "success", "kaboot", "added", "totals", "game_over", "winner")
+
+def visible_fields() -> tuple[str, ...]:
+    """The state fields every engine must send (PROTOCOL.md): a witness seen only in an
+    optional field (`locked`, `declarations`...) would check nothing on an engine that
+    leaves it out."""
+    return fields.state_fields()[0]
 
 
 def visible(g: Game) -> dict[str, Any]:
     """The required fields of the protocol's `state` reply for the game."""
     shown: dict[str, Any] = state_fields(g.observation())
-    return {k: shown.get(k) for k in VISIBLE}
+    return {k: shown.get(k) for k in visible_fields()}
 
 
 def result(g: Game) -> dict[str, Any] | None:
     """The protocol's round result of the game's last round (None before any)."""
     r: dict[str, Any] | None = result_fields(g.round_result())
-    return None if r is None else {k: r.get(k) for k in RESULT_KEYS if k in r}
+    return None if r is None else {k: r[k] for k in fields.result_fields() if k in r}
 
 
 def legal(g: Game) -> dict[str, Any]:
@@ -137,7 +177,7 @@ def compare(ga: Game, gb: Game) -> tuple[str, dict[str, Any], dict[str, Any]] | 
         return "round", ra, rb
     va, vb = visible(ga), visible(gb)
     if va != vb:
-        keys = [k for k in VISIBLE if va[k] != vb[k]]
+        keys = [k for k in va if va[k] != vb[k]]
         return "state", {k: va[k] for k in keys}, {k: vb[k] for k in keys}
     return None
 

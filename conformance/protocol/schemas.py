@@ -3,20 +3,27 @@
 `conformance/schema/*.json` hold one schema per message (`hello.request`,
 `hello.reply`, ..., `error.reply`), the shared definitions (`common`), the
 case file (`case-file`) and the pack manifest (`pack`). They refer to each
-other by `$id` (`urn:baloot:conformance:NAME`).
+other by `$id` (`urn:baloot:conformance:NAME`). They are read where `schema_source`
+says; the field lists of the state and the result are `fields.py`'s.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import fastjsonschema
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
+
+from . import schema_source
+
+# The field lists, for the modules that ask the schemas for them (their owner is fields.py).
+from .fields import optional_result_fields as optional_result_fields
+from .fields import optional_state_fields as optional_state_fields
+from .fields import result_fields as result_fields
+from .fields import state_fields as state_fields
 
 BASE_URI = "urn:baloot:conformance:"
 REQUEST_TYPES: tuple[str, ...] = (
@@ -31,18 +38,12 @@ REQUEST_TYPES: tuple[str, ...] = (
 )
 
 
-@cache
 def _all_schemas() -> dict[str, dict[str, Any]]:
-    folder = resources.files("baloot.conformance") / "schema"
-    out: dict[str, dict[str, Any]] = {}
-    for entry in folder.iterdir():
-        if entry.name.endswith(".json"):
-            out[entry.name.removesuffix(".json")] = json.loads(entry.read_text(encoding="utf-8"))
-    return out
+    return schema_source.loaded()
 
 
 @cache
-def _registry() -> Registry[Any]:
+def _registry(folder: str) -> Registry[Any]:
     resources_ = [
         (schema["$id"], Resource.from_contents(schema)) for schema in _all_schemas().values()
     ]
@@ -53,15 +54,23 @@ def schema_names() -> list[str]:
     return sorted(_all_schemas())
 
 
-@cache
 def validator(name: str) -> Draft202012Validator:
     """The validator of one schema, e.g. `validator("state.reply")`."""
-    schema = _all_schemas()[name]
-    return Draft202012Validator(schema, registry=_registry())
+    return _validator(name, schema_source.folder())
 
 
 @cache
+def _validator(name: str, folder: str) -> Draft202012Validator:
+    schema = _all_schemas()[name]
+    return Draft202012Validator(schema, registry=_registry(folder))
+
+
 def _quick(name: str) -> Callable[[Any], Any] | None:
+    return _quick_of(name, schema_source.folder())
+
+
+@cache
+def _quick_of(name: str, folder: str) -> Callable[[Any], Any] | None:
     """The schema compiled to Python by fastjsonschema: a first look that accepts a
     valid instance about ten times sooner than the full validator (the pack's 3 MB of
     cases in a tenth of the time). Its keywords are all of draft 7's, which both read
@@ -110,40 +119,3 @@ def reply_errors(request_type: str, reply: dict[str, Any]) -> list[str]:
     if reply.get("ok") is False and "error" in reply:
         return schema_errors("error.reply", reply)
     return schema_errors(f"{request_type}.reply", reply)
-
-
-def _object_fields(definition: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The required and the optional fields of an object of `common.json`, in order."""
-    schema = _all_schemas()["common"]["$defs"][definition]
-    required = tuple(schema.get("required", ()))
-    optional = tuple(k for k in schema.get("properties", {}) if k not in required)
-    return required, optional
-
-
-def state_fields() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The `state` reply's required and optional fields, as the schema has them."""
-    return _object_fields("state")
-
-
-def optional_state_fields() -> dict[str, tuple[str, ...]]:
-    """The fields of the `state` reply an engine may leave out: "" for the state's own,
-    `contract` for the contract's (the object branch of its schema)."""
-    _, optional = state_fields()
-    contract = next(branch for branch in _all_schemas()["common"]["$defs"]["contract"]["oneOf"]
-                    if branch.get("type") == "object")
-    required = tuple(contract.get("required", ()))
-    return {"": optional,
-            "contract": tuple(k for k in contract.get("properties", {}) if k not in required)}
-
-
-def optional_result_fields() -> dict[str, tuple[str, ...]]:
-    """The fields of the `result` reply an engine may leave out, keyed as in
-    `optional_state_fields` (the contract's `ashkal` among them)."""
-    _, optional = _object_fields("result")
-    return {"": optional, "contract": optional_state_fields()["contract"]}
-
-
-def result_fields() -> tuple[str, ...]:
-    """Every field of the `result` reply's round result, as the schema has them."""
-    required, optional = _object_fields("result")
-    return required + optional

@@ -3,8 +3,8 @@ gahwa, and the pass that answers it, is not expected of such an engine."""
 
 from __future__ import annotations
 
-from baloot.conformance.harness.capability_view import CapabilityView
 from baloot.conformance.harness.declared import CAPABILITIES
+from baloot.conformance.protocol.capability_view import CapabilityView
 
 LADDER = [{"seat": 1, "action": "double"}, {"seat": 0, "action": "triple"},
           {"seat": 1, "action": "four"}, {"seat": 0, "action": "pass"}]

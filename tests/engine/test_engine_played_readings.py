@@ -12,7 +12,7 @@ from engine_helpers import TWO_OF_EACH, play, plays, start
 from baloot.reference_impl import IllegalAction
 from baloot.reference_impl.definitions import Card, Mode, Project, ProjectKind, Rank, Suit
 from baloot.reference_impl.projects_rules import cancels_baloot
-from baloot.reference_impl.readings import PROFILES
+from baloot.reference_impl.readings import PROFILES, Kaboot, RaisedShare
 from baloot.reference_impl.scoring_rules import (
     kaboot_result,
     kaboot_value,
@@ -129,7 +129,7 @@ LITERAL = PROFILES["literal"]
 
 def test_a_raised_round_the_bidder_wins() -> None:
     """Hokum, 140 bunts to 22, each team converted (SCORE.8): 14 and 2 points."""
-    def share(reading: str, multiplier: int) -> list[int]:
+    def share(reading: RaisedShare, multiplier: int) -> list[int]:
         readings = dataclasses.replace(LITERAL, raised_share=reading)
         return success_points(readings, Mode.HOKUM, [140, 22], [0, 0], [0, 0], multiplier, 0)
 
@@ -166,7 +166,7 @@ def test_unmultiplied_bunt_projects_add_what_they_add_unraised() -> None:
     ("sun_44_hokum_25_projects_unraised", [27, 0]),  # a raise multiplies neither
     ("sun_44_hokum_25", [54, 0]),  # (25 + 2) x 2, A12 points_and_projects
 ])
-def test_a_doubled_hokum_kaboot(reading: str, doubled: list[int]) -> None:
+def test_a_doubled_hokum_kaboot(reading: Kaboot, doubled: list[int]) -> None:
     readings = dataclasses.replace(LITERAL, kaboot=reading, project_units="points_after_rounding",
                                    multipliers="points_and_projects")
     game = start(TWO_OF_EACH)

@@ -145,7 +145,9 @@ def generated(sample: Sample) -> Outcome:
     function = getattr(module_for(sample.rule), sample.rule)
     args = [generated_value(a) for a in sample.args]
     if ANALYSIS.needs_readings(sample.rule):
-        args.insert(0, readings.Readings(**sample.reading_map))
+        # unchecked: a sample may name a reading the variant lacks on purpose
+        plain = tuple(sample.reading_map[v] for v in readings.VARIANTS)
+        args.insert(0, readings.readings_of(plain))
     try:
         return ("value", plain_value(function(*args)))
     except IllegalAction as err:
@@ -255,7 +257,7 @@ def _played(seed: int) -> Iterator[Sample]:
             if played >= GAMES and all(kept.get(r.name) or _enumerable(r) for r in SPEC.rules):
                 break
             choice = _random_readings(rng)
-            _play(rng, readings.Readings(**choice))
+            _play(rng, readings.readings_from(choice))
             for rule, calls in recorder.kept.items():
                 kept.setdefault(rule, []).extend(
                     (tuple(sorted(choice.items())), args) for args in calls)

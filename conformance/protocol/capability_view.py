@@ -1,6 +1,6 @@
 """What a case looks like to an engine without some capabilities.
 
-An engine that leaves out a part of the game (`declared.CAPABILITIES`) is
+An engine that leaves out a part of the game (a capability: `fields.capabilities`) is
 checked on what it does implement. A case that needs a missing capability is
 not run at all (unsupported); a case that does not need it is run with the
 parts that only that capability could show left out:
@@ -19,6 +19,9 @@ parts that only that capability could show left out:
   expected results, and `totals` out of the expected state;
 - without `pass_only_turns`, the (optional) `bids` are left out of the expected
   state: the passes of players never asked may be missing there.
+
+The fields each capability gates are the schema's (`x-capability`, read by `fields.py`);
+the actions, and what a missing capability implies, are here.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .declared import CAPABILITIES
+from . import fields
 
 # capability -> the first word of the actions only it offers
 _ACTION_WORDS = {
@@ -36,12 +39,6 @@ _ACTION_WORDS = {
     "raise_gahwa": "gahwa",
     "ashkal": "ashkal",
 }
-# capability -> the state fields and the result fields only it gives meaning to
-_STATE_FIELDS = {"declarations": ("declarations",), "raises": ("raises", "locked"),
-                 "game_score": ("totals",),
-                 # an engine that passes for pass-only players may not list those passes
-                 "pass_only_turns": ("bids",)}
-_RESULT_FIELDS = {"game_score": ("totals", "game_over", "winner")}
 
 
 class CapabilityView:
@@ -49,13 +46,17 @@ class CapabilityView:
     (None: every capability)."""
 
     def __init__(self, capabilities: Iterable[str] | None) -> None:
-        has = set(CAPABILITIES) if capabilities is None else set(capabilities)
-        missing = set(CAPABILITIES) - has
+        every = set(fields.capabilities())
+        has = every if capabilities is None else set(capabilities)
+        missing = every - has
         if "projects" in missing:
             missing.add("declarations")  # no projects, nothing to declare
         self.dropped_words = {word for cap, word in _ACTION_WORDS.items() if cap in missing}
-        self.dropped_state = {f for cap in missing for f in _STATE_FIELDS.get(cap, ())}
-        self.dropped_result = {f for cap in missing for f in _RESULT_FIELDS.get(cap, ())}
+        # the state's and the result's fields only a missing capability gives meaning to
+        # (an engine that passes for pass-only players may not list those passes: `bids`)
+        gated_state, gated_result = fields.gated(fields.STATE), fields.gated(fields.RESULT)
+        self.dropped_state = {f for cap in missing for f in gated_state.get(cap, ())}
+        self.dropped_result = {f for cap in missing for f in gated_result.get(cap, ())}
         self.no_gahwa = "raise_gahwa" in missing
 
     def keeps_action(self, action: str) -> bool:
