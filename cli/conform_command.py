@@ -39,6 +39,7 @@ from ..conformance.harness.runner import CaseOutcome, Runner, RunReport
 from ..conformance.harness.variants import load_register
 from ..conformance.harness.xfail import XfailFileError, XfailList, read_xfail_list
 from .console import console as make_console
+from .pack_folder import add_pack_folder
 
 # The group of a command's subcommands, as `add_subparsers` returns it.
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -60,9 +61,7 @@ def register(subparsers: Subcommands) -> Subcommands:
         metavar="COMMAND",
         help="the engine command line (split like a shell would, but run without one)",
     )
-    conform.add_argument(
-        "--cases", metavar="DIR", type=Path, help="a case pack folder (default: the built-in pack)"
-    )
+    add_pack_folder(conform)
     conform.add_argument(
         "--profile", help="the base profile for the run (default: the engine's own)"
     )
@@ -148,13 +147,7 @@ def register(subparsers: Subcommands) -> Subcommands:
     conform.set_defaults(run=run_conform)
     sub = conform.add_subparsers(dest="conform_command", metavar="SUBCOMMAND")
     lint = sub.add_parser("lint", help="check a case pack without an engine")
-    lint.add_argument(
-        "--cases",
-        metavar="DIR",
-        type=Path,
-        dest="lint_cases",
-        help="a case pack folder (default: the built-in pack)",
-    )
+    add_pack_folder(lint, "lint_cases")
     lint.set_defaults(run=run_lint)
     return sub
 

@@ -12,23 +12,20 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import os
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..conformance.harness.lint import lint_pack
 from ..conformance.harness.pack import default_pack_folder
-from ..conformance.harness.variants import load_register
 from ..conformance.pack_tools.derive import MAX_COMBINATIONS, Derivation, plan_files
 from ..reference_impl import interpreted_only
 from .console import console as make_console
-from .destinations import REFUSED, refusal
-from .needs_command import ON_A_COPY
+from .destinations import REFUSED, refuse
+from .options import add_jobs, negative_jobs, workers
+from .pack_folder import ON_A_COPY, add_pack_folder, linted_pack
 
 
 def register_derive(sub: Any) -> None:
@@ -43,41 +40,33 @@ def register_derive(sub: Any) -> None:
         "`conform pins` checks a case, and write them as the case's `alternatives`. "
         "Witnesses and golden playthroughs are their generators' and are left alone.",
     )
-    derive.add_argument("--cases", dest="derive_cases", type=Path, metavar="DIR",
-                        help="a case pack folder (default: the built-in pack)")
+    add_pack_folder(derive, "derive_cases")
     derive.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 when a file differs from a fresh derivation")
     derive.add_argument("--files", dest="derive_files", action="append", default=[],
                         metavar="GLOB", help="only the case files matching (a path inside "
                         "the pack, part by part: 'variants/*/*.json', '*.json' for the files "
                         "at its top; repeatable)")
-    derive.add_argument("--jobs", dest="derive_jobs", type=int, default=0, metavar="J",
-                        help="worker processes (default: one per CPU)")
+    add_jobs(derive, dest="derive_jobs", metavar="J")
     derive.set_defaults(run=run_derive)
 
 
 def run_derive(args: argparse.Namespace) -> int:
     console = make_console()
     given = args.derive_cases or args.cases
-    refused = None if args.check else refusal("conform derive", [given], ON_A_COPY)
-    if refused:
-        print(refused, file=sys.stderr)
+    if not args.check and refuse("conform derive", [given], ON_A_COPY):
         return REFUSED
-    if args.derive_jobs < 0:
-        print("baloot conform derive: --jobs must be 0 (one per CPU) or more", file=sys.stderr)
+    if negative_jobs("conform derive", args.derive_jobs):
         return 2
     refused = interpreted_only("conform derive")
     if refused is not None:
         print(refused, file=sys.stderr)
         return 2
     folder = given or default_pack_folder()
-    register = load_register()
-    _, problems = lint_pack(folder, register)
-    if problems:
-        for problem in problems:
-            console.print(f"error {problem}", markup=False, highlight=False)
-        console.print(f"{len(problems)} problem(s): run `baloot conform lint` and fix them first")
+    linted = linted_pack(folder, console)
+    if linted is None:
         return 2
+    register = linted[1]
     globs: list[str] = args.derive_files
     matched = dict.fromkeys(globs, False)
 
@@ -92,7 +81,7 @@ def run_derive(args: argparse.Namespace) -> int:
                   console=console, transient=True, disable=not console.is_terminal) as progress:
         task = progress.add_task("cases", total=None)
         plans, read_problems = plan_files(
-            folder, register, select=select, jobs=args.derive_jobs or os.cpu_count() or 1,
+            folder, register, select=select, jobs=workers(args.derive_jobs),
             on_case=lambda _: progress.advance(task))
     unmatched = [g for g, hit in matched.items() if not hit]
     if unmatched:

@@ -5,12 +5,12 @@ In a checkout the commands that regenerate the project's files (`baloot gen`,
 pins --fix | needs --fix`) write the project's own files, as their defaults say.
 An installed package (a wheel in site-packages) is read-only: there a command
 refuses a destination inside the package's folder, before any work, and names
-the option that writes elsewhere. The module is in grammar/, the room every
-other room may import; it imports only the standard library.
+the option that writes elsewhere (`refuse`). It imports only the standard library.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -52,3 +52,13 @@ def refusal(command: str, targets: Iterable[Path | None], elsewhere: str,
         return (f"baloot {command}: will not write {what} inside the installed package "
                 f"({package}), which stays as installed; {elsewhere}")
     return None
+
+
+def refuse(command: str, targets: Iterable[Path | None], elsewhere: str,
+           rooms: Path = ROOMS_FOLDER) -> bool:
+    """True, after printing the `refusal` on stderr, when `baloot COMMAND` may not write one
+    of `targets`; the command then exits with REFUSED, before any work."""
+    message = refusal(command, targets, elsewhere, rooms)
+    if message is not None:
+        print(message, file=sys.stderr)
+    return message is not None

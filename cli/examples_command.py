@@ -10,7 +10,6 @@ the document).
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,9 @@ from ..conformance.pack_tools.worked_examples import (
     record,
     staleness,
 )
-from .destinations import REFUSED, refusal
+from .console import console as make_console
+from .destinations import REFUSED, refuse
+from .stored_files import report_differences, write_text
 
 
 def register_examples(sub: Any) -> None:
@@ -42,23 +43,16 @@ def register_examples(sub: Any) -> None:
 
 def run_examples(args: argparse.Namespace) -> int:
     path: Path = args.examples_out or default_path()
-    refused = None if args.examples_check else refusal(
-        "conform examples", [args.examples_out], "pass --out FILE to write the examples there")
-    if refused:
-        print(refused, file=sys.stderr)
+    if not args.examples_check and refuse("conform examples", [args.examples_out],
+                                          "pass --out FILE to write the examples there"):
         return REFUSED
     fresh = file_text(record())
     if args.examples_check:
         stale = staleness(path, fresh)
-        if stale is not None:
-            print(stale.render(), file=sys.stderr)
-            again = COMMAND + (f" --out {path}" if args.examples_out else "")
-            print(f"{COMMAND} --check: the worked examples are out of date; run `{again}`",
-                  file=sys.stderr)
-            return 1
-        print(f"{path} is up to date with the reference engine")
-        return 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(fresh, encoding="utf-8")
-    print(f"wrote {path}")
+        again = COMMAND + (f" --out {path}" if args.examples_out else "")
+        return report_differences(
+            [stale.render()] if stale is not None else [],
+            f"{COMMAND} --check: the worked examples are out of date; run `{again}`",
+            f"{path} is up to date with the reference engine")
+    write_text(make_console(), path, fresh)
     return 0

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import shlex
 from pathlib import Path
 from typing import Any
@@ -48,6 +47,7 @@ from ..conformance.fuzz.casefile import case_from_replay, case_id_for
 from ..conformance.fuzz.known import KnownFileError, read_known_file
 from ..conformance.harness.variants import load_register
 from .console import console as make_console
+from .options import add_jobs, add_shard, parse_shard, workers
 
 EXIT_AGREE, EXIT_NEW_GROUPS, EXIT_USAGE, EXIT_HANDSHAKE, EXIT_START_REFUSED = 0, 1, 2, 3, 4
 
@@ -69,10 +69,8 @@ def register(subparsers: Any) -> None:
         help="rounds to play in all (games of --game-rounds rounds each; default 200)",
     )
     parser.add_argument("--seed", default="0", metavar="S", help="the seed (default 0)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes")
-    parser.add_argument(
-        "--shard", default="1/1", metavar="K/N", help="play only shard K of N of the seed's games"
-    )
+    add_jobs(parser, default=1, metavar="J")
+    add_shard(parser, "play only shard K of N of the seed's games", default="1/1")
     parser.add_argument("--out", type=Path, metavar="DIR", help="write the shrunk cases here")
     parser.add_argument(
         "--known",
@@ -105,16 +103,6 @@ def register(subparsers: Any) -> None:
         "--shrink-seconds", type=float, default=60.0, help="shrinking budget per group (seconds)"
     )
     parser.set_defaults(run=run_command)
-
-
-def parse_shard(text: str) -> tuple[int, int]:
-    try:
-        k, n = (int(x) for x in text.split("/"))
-    except ValueError:
-        raise ValueError(f"--shard {text!r}: expected K/N, e.g. 2/4") from None
-    if not 1 <= k <= n:
-        raise ValueError(f"--shard {text!r}: expected 1 <= K <= N")
-    return k, n
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -207,7 +195,7 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         report = run_campaign(
             settings,
-            jobs=max(1, args.jobs or os.cpu_count() or 1),
+            jobs=max(1, workers(args.jobs)),
             do_shrink=not args.no_shrink,
             shrink_seconds=args.shrink_seconds,
             known=known,

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from pathlib import Path
@@ -22,7 +21,9 @@ from ..explorer import impact
 from ..grammar import model as m
 from ..reference_impl import interpreted_only
 from .console import console as make_console
-from .destinations import REFUSED, refusal
+from .destinations import REFUSED, refuse
+from .options import add_shard, parse_shard
+from .stored_files import report_stale, write_text
 
 
 def add_arguments(explore: argparse.ArgumentParser) -> None:
@@ -39,23 +40,13 @@ def add_arguments(explore: argparse.ArgumentParser) -> None:
     group.add_argument("--profile", default=None, metavar="NAME",
                        help="the profile every other variant is held at (default: the first, "
                        "literal)")
-    group.add_argument("--shard", default=None, metavar="K/N",
-                       help="play only shard K of N of the rounds (rounds i with i %% N == "
-                       "K - 1) and write a partial file; --merge adds the shards up")
+    add_shard(group, "play only shard K of N of the rounds (rounds i with i %% N == K - 1) "
+              "and write a partial file; --merge adds the shards up")
     group.add_argument("--merge", nargs="+", type=Path, default=None, metavar="FILE",
                        help="add shard files of one run into one table (exact: counts are "
                        "stored)")
     group.add_argument("--impact-results", type=Path, default=None, metavar="FILE",
                        help="the results file (default: explorer/results/impact.json)")
-
-
-def parse_shard(text: str | None) -> tuple[int, int] | None:
-    if text is None:
-        return None
-    found = re.fullmatch(r"(\d+)/(\d+)", text.strip())
-    if not found or not 1 <= int(found[1]) <= int(found[2]):
-        raise ValueError(f"--shard {text!r}: expected K/N with 1 <= K <= N, as 3/100")
-    return int(found[1]), int(found[2])
 
 
 def _fail(message: str) -> int:
@@ -70,12 +61,10 @@ def run_impact(args: argparse.Namespace, spec: m.Spec) -> int:
         return 2
     console = make_console()
     path: Path = args.impact_results or impact.default_path()
-    if not (args.no_write or args.check):  # an installed package is read-only
-        refused = refusal("explore --impact", [args.impact_results],
-                          "pass --impact-results FILE to write elsewhere, or --no-write")
-        if refused:
-            print(refused, file=sys.stderr)
-            return REFUSED
+    if not (args.no_write or args.check) and refuse(  # an installed package is read-only
+            "explore --impact", [args.impact_results],
+            "pass --impact-results FILE to write elsewhere, or --no-write"):
+        return REFUSED
     if args.variant:
         return _fail("--variant does not apply: every variant is measured on the same rounds")
     if args.merge:
@@ -87,7 +76,7 @@ def run_impact(args: argparse.Namespace, spec: m.Spec) -> int:
             return _fail(str(err))
         return _finish(console, data, path, args.no_write, time.perf_counter())
     try:
-        shard = parse_shard(args.shard)
+        shard = None if args.shard is None else parse_shard(args.shard)
     except ValueError as err:
         return _fail(str(err))
     if shard is not None and args.impact_results is None and not (args.no_write or args.check):
@@ -113,15 +102,10 @@ def run_impact(args: argparse.Namespace, spec: m.Spec) -> int:
     data = impact.impact_data(plan, counts, shard)
     if args.check:
         stored = path.read_text(encoding="utf-8")
-        stale = impact.stale_lines(stored, impact.dumps(data), path)
-        for line in stale:
-            console.print(f"[bold red]stale[/] {line}", highlight=False)
-        if stale:
-            console.print(f"[bold red]{path} is stale[/]: run `{impact.COMMAND}`")
-            return 1
-        console.print(f"{path} is as a fresh run of {rounds} rounds writes it "
-                      f"({time.perf_counter() - start:.1f} s)", highlight=False)
-        return 0
+        return report_stale(console, impact.stale_lines(stored, impact.dumps(data), path),
+                            f"{path} is stale", impact.COMMAND,
+                            f"{path} is as a fresh run of {rounds} rounds writes it "
+                            f"({time.perf_counter() - start:.1f} s)")
     return _finish(console, data, path, args.no_write, start)
 
 
@@ -130,9 +114,7 @@ def _finish(console: Console, data: dict[str, Any], path: Path, no_write: bool,
     print_table(console, data)
     console.print(f"{time.perf_counter() - start:.1f} s", highlight=False)
     if not no_write:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(impact.dumps(data), encoding="utf-8")
-        console.print(f"wrote {path}", highlight=False)
+        write_text(console, path, impact.dumps(data))
     return 0
 
 

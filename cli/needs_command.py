@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -38,11 +36,9 @@ from ..conformance.pack_tools.case_needs import (
     needs_differ,
 )
 from .console import console as make_console
-from .destinations import REFUSED, refusal
-
-# How a pack tool that rewrites the pack (needs --fix, pins --fix, golden) writes
-# elsewhere than into an installed package's pack.
-ON_A_COPY = "copy the pack folder and pass --cases DIR to work on the copy"
+from .destinations import REFUSED, refuse
+from .options import add_jobs, negative_jobs, workers
+from .pack_folder import ON_A_COPY, add_pack_folder
 
 
 def register_needs(sub: Any) -> None:
@@ -54,23 +50,18 @@ def register_needs(sub: Any) -> None:
         "(if_asked steps) and the case's capabilities with what the replay finds. Exit 1 "
         "on a difference; --fix writes the replay's into the case files.",
     )
-    needs.add_argument("--cases", dest="needs_cases", type=Path, metavar="DIR",
-                       help="a case pack folder (default: the built-in pack)")
+    add_pack_folder(needs, "needs_cases")
     needs.add_argument("--fix", action="store_true", help="rewrite the case files")
-    needs.add_argument("--jobs", dest="needs_jobs", type=int, default=0, metavar="J",
-                       help="worker processes (default: one per CPU)")
+    add_jobs(needs, dest="needs_jobs", metavar="J")
     needs.set_defaults(run=run_needs)
 
 
 def run_needs(args: argparse.Namespace) -> int:
     folder: Path = args.needs_cases or default_pack_folder()
     console = make_console()
-    refused = refusal("conform needs --fix", [args.needs_cases], ON_A_COPY) if args.fix else None
-    if refused:
-        print(refused, file=sys.stderr)
+    if args.fix and refuse("conform needs --fix", [args.needs_cases], ON_A_COPY):
         return REFUSED
-    if args.needs_jobs < 0:
-        print("baloot conform needs: --jobs must be 0 (one per CPU) or more", file=sys.stderr)
+    if negative_jobs("conform needs", args.needs_jobs):
         return 2
     register = load_register()
     differences = 0
@@ -94,7 +85,7 @@ def run_needs(args: argparse.Namespace) -> int:
     # each case, then each of its alternatives played as a case (CASES.md)
     played = [c for case in cases for c in
               (case, *(case.alternative(i) for i in range(len(case.alternatives))))]
-    found_all = iter(replay_needs(played, register, args.needs_jobs or os.cpu_count() or 1))
+    found_all = iter(replay_needs(played, register, workers(args.needs_jobs)))
     for at, (path, label, data) in enumerate(files):
         if data is None:
             console.print(f"[red]error[/] {escape(label)}: not a case file "

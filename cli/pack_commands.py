@@ -4,7 +4,7 @@ its cases pin the right readings and say the right seats, and its golden files.
     baloot conform coverage [--cases DIR]
     baloot conform golden [--check]
     baloot conform pins [--cases DIR] [--only ID|GLOB] [--fix] [--jobs J]
-    baloot conform applicability [--sets N] [--moves M] [--seed S] [--jobs J]
+    baloot conform applicability [--sets N] [--moves M] [--seed N] [--jobs J]
     baloot conform needs [--fix]
     baloot conform examples [--check]
     baloot conform refusals [--check] [--synthesise]
@@ -14,17 +14,12 @@ its cases pin the right readings and say the right seats, and its golden files.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 
-from rich.console import Console
 from rich.table import Table
 
 from ..conformance.harness.case_selection import select_cases
-from ..conformance.harness.lint import lint_pack
-from ..conformance.harness.pack import Pack, default_pack_folder
-from ..conformance.harness.variants import Register, load_register
+from ..conformance.harness.pack import default_pack_folder
 from ..conformance.pack_tools.applicability_report import report_applicability
 from ..conformance.pack_tools.boundary_probe import boundary_coverage
 from ..conformance.pack_tools.boundary_report import print_boundaries
@@ -34,9 +29,11 @@ from ..conformance.pack_tools.pins_report import report_pins
 from ..reference_impl import interpreted_only
 from .console import console as make_console
 from .derive_command import register_derive
-from .destinations import REFUSED, refusal
+from .destinations import REFUSED, refuse
 from .examples_command import register_examples
-from .needs_command import ON_A_COPY, register_needs
+from .needs_command import register_needs
+from .options import add_jobs, add_seed, negative_jobs, workers
+from .pack_folder import ON_A_COPY, add_pack_folder, linted_pack
 from .refusals_command import register_refusals
 
 
@@ -51,13 +48,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "cases, a reading none, or a boundary point no case (regression snapshots do not "
         "count).",
     )
-    cover.add_argument(
-        "--cases",
-        metavar="DIR",
-        type=Path,
-        dest="coverage_cases",
-        help="a case pack folder (default: the built-in pack)",
-    )
+    add_pack_folder(cover, "coverage_cases")
     cover.add_argument(
         "--ids", type=int, default=6, metavar="N", help="case ids shown per row (default 6; 0: all)"
     )
@@ -66,13 +57,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "golden",
         help="regenerate the golden playthroughs (regression snapshots) from the reference engine",
     )
-    golden.add_argument(
-        "--cases",
-        metavar="DIR",
-        type=Path,
-        dest="golden_cases",
-        help="the pack folder to write golden/ into (default: the built-in pack)",
-    )
+    add_pack_folder(golden, "golden_cases",
+                    "the pack folder to write golden/ into (default: the built-in pack)")
     golden.add_argument(
         "--check",
         action="store_true",
@@ -93,21 +79,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="rewrite the hand-worked cases' `requires` to minimal pins",
     )
-    pins.add_argument(
-        "--jobs",
-        type=int,
-        default=0,
-        metavar="J",
-        dest="pins_jobs",
-        help="worker processes (default: one per CPU)",
-    )
-    pins.add_argument(
-        "--cases",
-        metavar="DIR",
-        type=Path,
-        dest="pins_cases",
-        help="a case pack folder (default: the built-in pack)",
-    )
+    add_jobs(pins, dest="pins_jobs", metavar="J")
+    add_pack_folder(pins, "pins_cases")
     pins.add_argument(
         "--only",
         action="append",
@@ -126,13 +99,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "engine declaring those readings, and the cases applied that do not hold. Exit 1 "
         "when a target is not met.",
     )
-    applicability.add_argument(
-        "--cases",
-        metavar="DIR",
-        type=Path,
-        dest="applicability_cases",
-        help="a case pack folder (default: the built-in pack)",
-    )
+    add_pack_folder(applicability, "applicability_cases")
     applicability.add_argument(
         "--sets", type=int, default=200, metavar="N", help="random reading sets (default 200)"
     )
@@ -143,17 +110,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="M",
         help="variants each random set moves off its profile (default 5)",
     )
-    applicability.add_argument(
-        "--seed", type=int, default=0, metavar="S", help="seed of the random sets (default 0)"
-    )
-    applicability.add_argument(
-        "--jobs",
-        type=int,
-        default=0,
-        metavar="J",
-        dest="applicability_jobs",
-        help="worker processes (default: one per CPU)",
-    )
+    add_seed(applicability, default=0, of="the random sets")
+    add_jobs(applicability, dest="applicability_jobs", metavar="J")
     applicability.set_defaults(run=run_applicability)
     register_needs(sub)
     register_examples(sub)
@@ -161,22 +119,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     register_derive(sub)
 
 
-def _clean_pack(folder: Path | None, console: Console) -> tuple[Pack, Register] | None:
-    """The pack in `folder` (default: the built-in one) and the register, or None after
-    printing its lint problems: commands that read a pack need one that lints clean."""
-    register_ = load_register()
-    pack, problems = lint_pack(folder or default_pack_folder(), register_)
-    if not problems:
-        return pack, register_
-    for problem in problems:
-        console.print(f"error {problem}", markup=False, highlight=False)
-    console.print(f"{len(problems)} problem(s): run `baloot conform lint` and fix them first")
-    return None
-
-
 def run_coverage(args: argparse.Namespace) -> int:
     console = make_console()
-    linted = _clean_pack(args.coverage_cases or args.cases, console)
+    linted = linted_pack(args.coverage_cases or args.cases, console)
     if linted is None:
         return 2
     pack, register_ = linted
@@ -219,17 +164,14 @@ def run_coverage(args: argparse.Namespace) -> int:
 def run_pins(args: argparse.Namespace) -> int:
     console = make_console()
     given = args.pins_cases or args.cases
-    refused = refusal("conform pins --fix", [given], ON_A_COPY) if args.fix else None
-    if refused:
-        print(refused, file=sys.stderr)
+    if args.fix and refuse("conform pins --fix", [given], ON_A_COPY):
         return REFUSED
     folder = given or default_pack_folder()
-    linted = _clean_pack(folder, console)
+    linted = linted_pack(folder, console)
     if linted is None:
         return 2
     pack, register_ = linted
-    if args.pins_jobs < 0:
-        console.print("baloot conform pins: --jobs must be 0 (one per CPU) or more")
+    if negative_jobs("conform pins", args.pins_jobs):
         return 2
     refused = interpreted_only("conform pins")
     if refused is not None:
@@ -237,12 +179,12 @@ def run_pins(args: argparse.Namespace) -> int:
         return 2
     cases = select_cases(pack, args.pins_only) if args.pins_only else list(pack.cases)
     return report_pins(console, folder, cases, register_, fix=args.fix,
-                       jobs=args.pins_jobs or os.cpu_count() or 1)
+                       jobs=workers(args.pins_jobs))
 
 
 def run_applicability(args: argparse.Namespace) -> int:
     console = make_console()
-    linted = _clean_pack(args.applicability_cases or args.cases, console)
+    linted = linted_pack(args.applicability_cases or args.cases, console)
     if linted is None:
         return 2
     pack, register_ = linted
@@ -252,14 +194,12 @@ def run_applicability(args: argparse.Namespace) -> int:
         return 2
     return report_applicability(console, list(pack.cases), register_, sets=args.sets,
                                 moves=args.moves, seed=args.seed,
-                                jobs=args.applicability_jobs or os.cpu_count() or 1)
+                                jobs=workers(args.applicability_jobs))
 
 
 def run_golden(args: argparse.Namespace) -> int:
     given = args.golden_cases or args.cases
-    refused = None if args.check else refusal("conform golden", [given], ON_A_COPY)
-    if refused:
-        print(refused, file=sys.stderr)
+    if not args.check and refuse("conform golden", [given], ON_A_COPY):
         return REFUSED
     folder = given or default_pack_folder()
     return write_golden(folder, check=args.check, console=make_console())

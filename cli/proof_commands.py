@@ -22,11 +22,11 @@ from rich.console import Console
 from rich.table import Table
 
 from ..explorer.explore_engine import SearchBound
-from ..grammar import model as m
-from ..grammar.errors import SpecError
 from . import impact_command
 from .console import console as make_console
-from .destinations import REFUSED, refusal
+from .destinations import REFUSED, refuse
+from .options import add_jobs, add_seed, add_spec_folder, load_spec
+from .stored_files import report_stale, write_text
 
 # The spec's parser (lark) and the prover (z3) are loaded when a command runs, not
 # when the `baloot` command is put together: `baloot conform` needs neither.
@@ -47,7 +47,7 @@ def register(subparsers: Any) -> None:
         "generated engine where a proof would need the whole state machine. Exits 1 if an "
         "invariant expected to hold is refuted, or a check cannot run (a rule it needs is "
         "missing, z3 gives up, an error); only --skip leaves a check out.")
-    _spec_arg(verify)
+    add_spec_folder(verify)
     verify.add_argument("--only", action="append", default=[], metavar="GLOB",
                         help="run only checks whose id matches (e.g. 'points-*'); repeatable")
     verify.add_argument("--skip", action="append", default=[], metavar="GLOB",
@@ -68,8 +68,8 @@ def register(subparsers: Any) -> None:
     verify.add_argument("--rounds", type=int, default=None, metavar="N",
                         help="seeded rounds of the legal-action walk (default: "
                         "liveness.ROUNDS, 300)")
-    verify.add_argument("--seed", type=int, default=1, help="seed of the random explorations")
-    verify.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    add_seed(verify, default=1, of="the random explorations")
+    add_jobs(verify, default=2)
     verify.set_defaults(run=run_verify)
 
     bound = SearchBound()
@@ -81,7 +81,7 @@ def register(subparsers: Any) -> None:
         "findings to explorer/results/witnesses.json, each engine witness as a conformance "
         "case, and conformance/ambiguities.md. The searches are bounded by seeds, deals and "
         "z3's resource count, never by time: a rerun writes the same files.")
-    _spec_arg(explore)
+    add_spec_folder(explore)
     explore.add_argument("--variant", action="append", default=[], metavar="NAME|ID",
                          help="explore only this variant (repeatable); the stored findings "
                          "of the others are kept")
@@ -98,38 +98,20 @@ def register(subparsers: Any) -> None:
     explore.add_argument("--deals", type=int, default=bound.deals, metavar="N",
                          help=f"most seeded deals of the engine search per pair of readings "
                          f"(default {bound.deals})")
-    explore.add_argument("--seed", type=int, default=1, help="seed of the random deals")
-    explore.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    add_seed(explore, default=1, of="the random deals")
+    add_jobs(explore, default=2)
     impact_command.add_arguments(explore)
     explore.set_defaults(run=run_explore_or_impact)
-
-
-def _spec_arg(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--spec", type=Path, default=None,
-                        help="the spec folder (default: the project's spec/)")
-
-
-def _load(args: argparse.Namespace) -> m.Spec | None:
-    from ..grammar.parser import load_spec  # lark
-
-    try:
-        return load_spec(args.spec)
-    except SpecError as err:
-        print(err.render(), file=sys.stderr)
-        return None
 
 
 # ------------------------------------------------------------------- verify --
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    if args.write:  # an installed package is read-only (destinations.py)
-        refused = refusal("verify --write", [args.results],
-                          "pass --results FILE to store the outcomes there")
-        if refused:
-            print(refused, file=sys.stderr)
-            return REFUSED
-    spec = _load(args)
+    if args.write and refuse("verify --write", [args.results],
+                             "pass --results FILE to store the outcomes there"):
+        return REFUSED  # an installed package is read-only (destinations.py)
+    spec = load_spec(args)
     if spec is None:
         return 2
     from ..proofs import invariants_file, liveness  # z3
@@ -161,16 +143,11 @@ def run_verify(args: argparse.Namespace) -> int:
     status = 0
     results = args.results or invariants_file.default_path()
     if args.write:
-        results.parent.mkdir(parents=True, exist_ok=True)
-        results.write_text(invariants_file.dumps(outcomes), encoding="utf-8")
-        console.print(f"wrote {results}", highlight=False)
+        write_text(console, results, invariants_file.dumps(outcomes))
     if args.check:
-        stale = list(invariants_file.stale_rows(results, outcomes, whole=not partial))
-        for line in stale:
-            console.print(f"[bold red]stale[/] {line}", highlight=False)
-        if stale:
-            console.print(f"[bold red]{results} is stale[/]: run `baloot verify --write`")
-            status = 1
+        status = report_stale(console, invariants_file.stale_rows(results, outcomes,
+                                                                  whole=not partial),
+                              f"{results} is stale", "baloot verify --write")
     failed = [o for o in outcomes if o.failed]
     for o in failed:
         if o.status in ("not-checked", "error"):
@@ -208,21 +185,19 @@ def run_explore_or_impact(args: argparse.Namespace) -> int:
     """`baloot explore`, or with --impact (or --merge) how often each ambiguity matters."""
     if not (args.impact or args.merge):
         return run_explore(args)
-    spec = _load(args)
+    spec = load_spec(args)
     if spec is None:
         return 2
     return impact_command.run_impact(args, spec)
 
 
 def run_explore(args: argparse.Namespace) -> int:
-    if not (args.no_write or args.check):  # an installed package is read-only
-        refused = refusal("explore", [args.results, args.cases, args.notes],
-                          "pass --results FILE, --cases DIR and --notes FILE to write "
-                          "elsewhere, or --no-write")
-        if refused:
-            print(refused, file=sys.stderr)
-            return REFUSED
-    spec = _load(args)
+    if not (args.no_write or args.check) and refuse(  # an installed package is read-only
+            "explore", [args.results, args.cases, args.notes],
+            "pass --results FILE, --cases DIR and --notes FILE to write elsewhere, or "
+            "--no-write"):
+        return REFUSED
+    spec = load_spec(args)
     if spec is None:
         return 2
     console = make_console()
@@ -240,14 +215,9 @@ def run_explore(args: argparse.Namespace) -> int:
                                  args.cases or defaults.cases, args.notes or defaults.notes)
     texts = explorer.stored_texts(spec, findings, paths)
     if args.check:
-        stale = list(explorer.stale_files(texts))
-        for line in stale:
-            console.print(f"[bold red]stale[/] {line}", highlight=False)
-        if stale:
-            console.print("[bold red]the stored findings are stale[/]: run `baloot explore`")
-            return 1
-        console.print(f"{len(texts)} file(s) as a fresh run writes them", highlight=False)
-        return 0
+        return report_stale(console, explorer.stale_files(texts),
+                            "the stored findings are stale", "baloot explore",
+                            f"{len(texts)} file(s) as a fresh run writes them")
     explorer.print_findings(console, findings)
     for path in explorer.write_texts(texts):
         console.print(f"wrote {path}", highlight=False)

@@ -25,8 +25,8 @@ from ..conformance.harness.lint import lint_pack
 from ..conformance.harness.pack import case_from_json, default_pack_folder
 from ..conformance.harness.variants import Register, load_register
 from .console import console as make_console
-from .destinations import REFUSED, refusal
-from .needs_command import ON_A_COPY
+from .destinations import REFUSED, refuse
+from .pack_folder import ON_A_COPY, add_pack_folder
 
 REFUSALS_FOLDER = "refusals"
 # The case file of each group of ways (the first word of the way's key).
@@ -48,8 +48,7 @@ def register_refusals(sub: Any) -> None:
         "cases whose action the reference refuses that way. Exit 1 when one has fewer than "
         "2 cases (or a refusal the table does not know).",
     )
-    parser.add_argument("--cases", dest="refusals_cases", type=Path, metavar="DIR",
-                        help="a case pack folder (default: the built-in pack)")
+    add_pack_folder(parser, "refusals_cases")
     parser.add_argument("--check", action="store_true", help="print only the gaps")
     parser.add_argument("--synthesise", action="store_true",
                         help=f"write cases for the gaps into {REFUSALS_FOLDER}/ first")
@@ -67,11 +66,8 @@ def run_refusals(args: argparse.Namespace) -> int:
     if args.seeds < 1:
         print("baloot conform refusals: --seeds must be 1 or more", file=sys.stderr)
         return 2
-    if args.synthesise:
-        refused = refusal("conform refusals --synthesise", [given], ON_A_COPY)
-        if refused:
-            print(refused, file=sys.stderr)
-            return REFUSED
+    if args.synthesise and refuse("conform refusals --synthesise", [given], ON_A_COPY):
+        return REFUSED
     folder = given or default_pack_folder()
     register = load_register()
     pack, problems = lint_pack(folder, register)

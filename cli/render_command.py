@@ -6,11 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..backends.document.document import Options, render
+from ..backends.document.document import Options, default_out_dir, render
 from ..backends.document.freshness import stale_files
 from ..backends.document.stored import StoredFileError
 from ..grammar import model as m
-from ..grammar.errors import SpecError
+from .destinations import REFUSED, refuse
+from .options import add_spec_folder, load_spec
+from .stored_files import report_differences
 
 
 def add_render_command(
@@ -27,8 +29,7 @@ def add_render_command(
         "that `baloot conform examples`, `baloot explore` and `baloot verify --write` store, "
         "and the cases from the pack's JSON files; the rendering runs neither the engine nor "
         "z3.")
-    parser.add_argument("--spec", type=Path, default=None,
-                        help="the spec folder (default: the project's spec/)")
+    add_spec_folder(parser)
     parser.add_argument("--out", type=Path, default=None, metavar="DIR",
                         help="the folder to write (default: the project's docs/)")
     parser.add_argument("--proofs", default="stored", metavar="stored|none|FILE",
@@ -47,12 +48,11 @@ def add_render_command(
 
 
 def run_render(args: argparse.Namespace) -> int:
-    from ..grammar.parser import load_spec  # lark: only when the command runs
-
-    try:
-        spec = load_spec(args.spec, coverage=False)  # uncovered clauses are shown as such
-    except SpecError as err:
-        print(err.render(), file=sys.stderr)
+    if not args.check and refuse("spec render", [args.out or default_out_dir()],
+                                 "pass --out DIR to write the rules document there"):
+        return REFUSED
+    spec = load_spec(args, coverage=False)  # uncovered clauses are shown as such
+    if spec is None:
         return 1
     try:
         if args.pack is not None and not args.pack.is_dir():
@@ -74,14 +74,10 @@ def run_render(args: argparse.Namespace) -> int:
 
 
 def _check(spec: m.Spec, out: Path | None, pack: Path | None) -> int:
-    stale = stale_files(spec, out, pack)
-    for item in stale:
-        print(item.render(), file=sys.stderr)
-    if stale:
-        again = "baloot spec render" + (f" --out {out}" if out else "") + (
-            f" --pack {pack}" if pack else "")
-        print(f"baloot spec render --check: the rules document is out of date; run `{again}` "
-              "to write it again", file=sys.stderr)
-        return 1
-    print("the rules document is up to date with the spec and the stored results")
-    return 0
+    again = "baloot spec render" + (f" --out {out}" if out else "") + (
+        f" --pack {pack}" if pack else "")
+    return report_differences(
+        (item.render() for item in stale_files(spec, out, pack)),
+        f"baloot spec render --check: the rules document is out of date; run `{again}` to "
+        "write it again",
+        "the rules document is up to date with the spec and the stored results")

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from ..backends.document.document import default_out_dir
 from ..backends.document.source import Sources
 from ..backends.python import compiled_engine, generate
 from ..backends.register import (
@@ -26,9 +24,10 @@ from ..backends.register import (
 )
 from ..grammar import model as m
 from ..grammar.analysis import variants_used
-from ..grammar.errors import SpecError
-from .destinations import REFUSED, refusal
+from .destinations import REFUSED, refuse
+from .options import add_spec_folder, load_spec
 from .render_command import add_render_command
+from .stored_files import report_differences
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,24 +35,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     spec_commands = spec.add_subparsers(dest="spec_command", metavar="SUBCOMMAND", required=True)
 
     check = spec_commands.add_parser("check", help="parse and check the spec; exit 1 on errors")
-    _add_folder(check)
+    add_spec_folder(check)
     check.set_defaults(run=run_check)
 
     trace = spec_commands.add_parser("trace", help="each clause and the rules that cite it")
-    _add_folder(trace)
+    add_spec_folder(trace)
     trace.set_defaults(run=run_trace)
 
     show = spec_commands.add_parser("show", help="one rule, its clauses and readings")
     show.add_argument("name", help="a rule, table, order, const, enum, record or variant")
-    _add_folder(show)
+    add_spec_folder(show)
     show.set_defaults(run=run_show)
 
     add_render_command(spec_commands)  # baloot spec render
-    render = spec_commands.choices["render"]
-    render.set_defaults(run=_render_destination(render.get_default("run")))
 
     gen = subparsers.add_parser("gen", help="generate the reference engine from the spec")
-    _add_folder(gen)
+    add_spec_folder(gen)
     gen.add_argument("--out", type=Path, default=None,
                      help="the folder to write, the spec register included (default: the "
                      "project's reference_impl/, and conformance/cases/ for the register)")
@@ -65,38 +62,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     gen.set_defaults(run=run_gen)
 
 
-def _render_destination(run: Callable[[argparse.Namespace], int],
-                        ) -> Callable[[argparse.Namespace], int]:
-    """`spec render`'s `run`, refusing first a destination inside the installed package."""
-    def guarded(args: argparse.Namespace) -> int:
-        if not args.check:
-            refused = refusal("spec render", [args.out or default_out_dir()],
-                              "pass --out DIR to write the rules document there")
-            if refused:
-                print(refused, file=sys.stderr)
-                return REFUSED
-        return run(args)
-
-    return guarded
-
-
-def _add_folder(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--spec", type=Path, default=None,
-                        help="the spec folder (default: the project's spec/)")
-
-
-def _load(args: argparse.Namespace, *, coverage: bool = True) -> m.Spec | None:
-    from ..grammar.parser import load_spec  # lark: only the commands that parse load it
-
-    try:
-        return load_spec(args.spec, coverage=coverage)
-    except SpecError as err:
-        print(err.render(), file=sys.stderr)
-        return None
-
-
 def run_check(args: argparse.Namespace) -> int:
-    spec = _load(args)
+    spec = load_spec(args)
     if spec is None:
         return 1
     print(f"spec ok: {len(spec.files)} files, {len(spec.clauses)} clauses, "
@@ -111,7 +78,7 @@ def declaration_kind(decl: m.Cited) -> str:
 
 
 def run_trace(args: argparse.Namespace) -> int:
-    spec = _load(args, coverage=False)  # uncovered clauses are reported in the table
+    spec = load_spec(args, coverage=False)  # uncovered clauses are reported in the table
     if spec is None:
         return 1
     console = Console()
@@ -135,7 +102,7 @@ def run_trace(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    spec = _load(args)
+    spec = load_spec(args)
     if spec is None:
         return 1
     found = [d for d in spec.cited() if args.name in (d.name, getattr(d, "id", None))]
@@ -190,30 +157,22 @@ def describe(spec: m.Spec, decl: m.Cited) -> str:
 def run_gen(args: argparse.Namespace) -> int:
     if args.compiled is not None:
         return _run_compiled_build(args)
-    if not args.check:
-        refused = refusal("gen", [args.out or generate.default_out_dir(),
-                                  (args.out or default_register_folder()) / REGISTER_FILE],
-                          "pass --out DIR to write the engine and its register there")
-        if refused:
-            print(refused, file=sys.stderr)
-            return REFUSED
-    spec = _load(args)
+    out_dir = args.out or generate.default_out_dir()
+    register = (args.out or default_register_folder()) / REGISTER_FILE
+    if not args.check and refuse("gen", [out_dir, register],
+                                 "pass --out DIR to write the engine and its register there"):
+        return REFUSED
+    spec = load_spec(args)
     if spec is None:
         return 1
-    out_dir = args.out or generate.default_out_dir()
     files = generate.generate(spec)
-    register = (args.out or default_register_folder()) / REGISTER_FILE
     if args.check:
         report = generate.differences(out_dir, files)
         report += register_differences(register, register_text(spec))
-        for item in report:
-            print(item, file=sys.stderr)
-        if report:
-            print(f"baloot gen --check: {len(report)} generated file(s) out of date in {out_dir} "
-                  f"and {register}; run `baloot gen`", file=sys.stderr)
-            return 1
-        print(f"generated code up to date: {len(files)} files in {out_dir}, and {register}")
-        return 0
+        return report_differences(
+            report, f"baloot gen --check: {len(report)} generated file(s) out of date in "
+            f"{out_dir} and {register}; run `baloot gen`",
+            f"generated code up to date: {len(files)} files in {out_dir}, and {register}")
     changed = generate.write(out_dir, files)
     names = ", ".join(changed) or "none"
     print(f"wrote {len(changed)} of {len(files)} files in {out_dir}: {names}")
@@ -228,7 +187,7 @@ def _run_compiled_build(args: argparse.Namespace) -> int:
         print("baloot gen: --compiled DIR builds into DIR; it takes neither --check nor --out",
               file=sys.stderr)
         return 2
-    spec = _load(args)
+    spec = load_spec(args)
     if spec is None:
         return 1
     try:

@@ -41,6 +41,7 @@ from ..conformance.mutants.survivors import analyse_survivors
 from ..conformance.mutants.synthesis import write_cases
 from ..grammar.model import Spec
 from .console import console as make_console
+from .options import add_shard, parse_shard
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +49,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--spec", action="store_true",
                        help="derive every first-order mutant of the spec and run the pack on "
                        "each, in this process")
-    group.add_argument("--shard", metavar="K/N", help="run every N-th mutant from the K-th")
+    add_shard(group, "run every N-th mutant from the K-th")
     group.add_argument("--merge", nargs="+", type=Path, metavar="FILE",
                        help="merge the --json reports of shards into one")
     group.add_argument("--kills", type=int, default=2,
@@ -79,7 +80,7 @@ def run_spec_command(args: argparse.Namespace) -> int:
         console.print(f"{len(every)} mutant(s)", highlight=False)
         return 0
     try:
-        shard = Shard.parse(args.shard) if args.shard else None
+        shard = Shard(*parse_shard(args.shard)) if args.shard else None
         if args.merge:
             report = merge([(str(path), _read(path)) for path in args.merge])
         else:

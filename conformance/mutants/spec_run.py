@@ -55,19 +55,10 @@ class SpecVerdict:
 
 @dataclass(frozen=True)
 class Shard:
+    """Part `index` of `count` of the mutants (`--shard K/N`): every N-th from the K-th."""
+
     index: int  # from 1
     count: int
-
-    @staticmethod
-    def parse(text: str) -> Shard:
-        """`K/N`, 1 <= K <= N; ValueError with what was expected otherwise."""
-        try:
-            k, n = (int(part) for part in text.split("/"))
-        except ValueError:
-            raise ValueError(f"--shard {text!r}: expected K/N, such as 2/8") from None
-        if not 1 <= k <= n:
-            raise ValueError(f"--shard {text!r}: K must be between 1 and N")
-        return Shard(k, n)
 
     def take(self, mutants: list[SpecMutant]) -> list[SpecMutant]:
         return mutants[self.index - 1::self.count]

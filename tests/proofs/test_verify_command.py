@@ -37,7 +37,7 @@ def test_a_renamed_rule_makes_its_proof_fail(monkeypatch: pytest.MonkeyPatch,
     outcomes = list(run_all(renamed, ["trick-winner"], jobs=1))
     assert outcomes and all(o.status == "not-checked" and o.failed for o in outcomes)
     assert "trick_winner" in outcomes[0].detail
-    monkeypatch.setattr(commands, "_load", lambda _args: renamed)
+    monkeypatch.setattr(commands, "load_spec", lambda _args: renamed)
     assert main(["verify", "--only", "trick-winner", "--jobs", "1"]) == 1
     out = capsys.readouterr().out
     assert "could not run" in out and "trick_winner" in out
