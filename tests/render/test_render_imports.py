@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-RENDER = ROOT / "grammar" / "render"
+RENDER = ROOT / "backends" / "document"
 FORBIDDEN = ("baloot.proofs", "baloot.reference_impl", "baloot.conformance", "z3")
 
 
@@ -26,15 +26,25 @@ def _forbidden(module: str) -> bool:
         any(_is(module, p) for p in FORBIDDEN)
 
 
-def _imported(tree: ast.Module) -> list[tuple[int, str, bool]]:
-    """(line, module, at the top level) of every import of a module."""
+def package_of(path: Path) -> str:
+    """The import name of the package a project file sits in (`backends/document/x.py`:
+    `baloot.backends.document`)."""
+    return ".".join(["baloot", *path.parent.relative_to(ROOT).parts])
+
+
+def _imported(tree: ast.Module, package: str = "baloot") -> list[tuple[int, str, bool]]:
+    """(line, module, at the top level) of every import of a module in `package`, relative
+    imports resolved."""
     top = {id(node) for node in tree.body}
     found: list[tuple[int, str, bool]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.extend((node.lineno, a.name, id(node) in top) for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.extend((node.lineno, f"{node.module}.{a.name}", id(node) in top)
+        elif isinstance(node, ast.ImportFrom):
+            parts = package.split(".")
+            base = ".".join([*parts[:len(parts) - node.level + 1], *filter(None, [node.module])]) \
+                if node.level else (node.module or "")
+            found.extend((node.lineno, f"{base}.{a.name}", id(node) in top)
                          for a in node.names)
     return found
 
@@ -43,11 +53,11 @@ def _is(module: str, prefix: str) -> bool:
     return module == prefix or module.startswith(prefix + ".")
 
 
-def problems(source: str, name: str) -> list[str]:
+def problems(source: str, name: str, package: str = "baloot.backends.document") -> list[str]:
     """What breaks the renderer's rules in one module's source."""
     tree = ast.parse(source)
     found = []
-    for line, module, at_top in _imported(tree):
+    for line, module, at_top in _imported(tree, package):
         if _forbidden(module):
             found.append(f"{name}:{line}: imports {module}")
         if not at_top and not any(_is(module, p) for p in HEAVY):
@@ -61,12 +71,12 @@ def problems(source: str, name: str) -> list[str]:
 
 
 def _file_of(module: str) -> Path | None:
-    """The project file of a `baloot.grammar...` module (or of the package it names)."""
-    if not _is(module, "baloot.grammar"):
+    """The project file of a `baloot...` module (or of the package it names)."""
+    if not _is(module, "baloot"):
         return None
-    parts = module.split(".")[2:]
-    for n in range(len(parts), -1, -1):
-        base = ROOT.joinpath("grammar", *parts[:n])
+    parts = module.split(".")[1:]
+    for n in range(len(parts), 0, -1):
+        base = ROOT.joinpath(*parts[:n])
         for candidate in (base.with_suffix(".py") if n else None, base / "__init__.py"):
             if candidate is not None and candidate.is_file():
                 return candidate
@@ -74,8 +84,8 @@ def _file_of(module: str) -> Path | None:
 
 
 def test_the_checker_finds_each_kind_of_problem() -> None:
-    bad = ("import importlib\nfrom baloot.proofs import verify\n"
-           "def f():\n    from baloot.grammar import model\n"
+    bad = ("import importlib\nfrom ...proofs import verify\n"
+           "def f():\n    from ...grammar import model\n"
            "    try:\n        pass\n    except Exception:\n        pass\n")
     assert problems(bad, "bad.py") == [
         "bad.py:1: imports importlib", "bad.py:2: imports baloot.proofs.verify",
@@ -88,13 +98,14 @@ def test_the_checker_finds_each_kind_of_problem() -> None:
 def test_render_modules_keep_the_rules() -> None:
     files = sorted(RENDER.glob("*.py"))
     assert len(files) > 5
-    found = [p for f in files for p in problems(f.read_text(encoding="utf-8"), f.name)]
+    found = [p for f in files
+             for p in problems(f.read_text(encoding="utf-8"), f.name, package_of(f))]
     assert found == []
 
 
 def test_the_project_modules_the_renderer_reaches_keep_clear_of_prover_and_engine() -> None:
-    """Every `baloot.grammar` module the renderer imports, directly or not: none imports
-    the prover, the engine, z3 or importlib."""
+    """Every module of ours the renderer imports, directly or not: none imports the
+    prover, the engine, z3 or importlib."""
     todo = sorted(RENDER.glob("*.py"))
     seen: set[Path] = set()
     found = []
@@ -104,7 +115,7 @@ def test_the_project_modules_the_renderer_reaches_keep_clear_of_prover_and_engin
             continue
         seen.add(path)
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        for line, module, _ in _imported(tree):
+        for line, module, _ in _imported(tree, package_of(path)):
             if _forbidden(module):
                 found.append(f"{path.relative_to(ROOT)}:{line}: imports {module}")
             target = _file_of(module)
