@@ -8,7 +8,7 @@ profile, its own readings with the case's pins on top as overrides); apply the
 scripted actions, checking that the engine asks the seat each one names; `deal`
 and play each further round of a game case; then check the expectation of the
 case's kind. What an engine without a capability cannot show is left out of
-the script and the expectations (`capability_view.py`). A failed check
+the script and the expectations (`protocol/capability_view.py`). A failed check
 fails the case; anything the engine does wrong at the protocol level errors
 it, kills the engine, and the next case starts a fresh one. After
 `MAX_START_FAILURES` failed starts in a row the remaining cases are errored

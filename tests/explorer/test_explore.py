@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from baloot.cli.main import main
-from baloot.explorer.witness_cases import CASE_FILE, witness_cases
 from baloot.conformance.protocol.schemas import schema_errors
 from baloot.explorer import explore, witnesses_file
 from baloot.explorer.ambiguities_markdown import ambiguities_markdown
 from baloot.explorer.explore_engine import SearchBound, replay
 from baloot.explorer.explore_findings import Finding
 from baloot.explorer.explore_symbolic import same_branch, symbolic_search
+from baloot.explorer.witness_cases import CASE_FILE, witness_cases
 from baloot.grammar import model as m
 from baloot.grammar.parser import assemble, load_spec, parse_text
 
