@@ -82,7 +82,7 @@ class _Checker:
         """A word that may begin an expression lexes as a name where only a name may
         stand, but can never be referred to: `enum E { none }` declares a member no
         expression can reach, and a parameter `none` reads as the literal."""
-        from .parser import expression_words
+        from .lark_grammar import expression_words  # lark
 
         words = expression_words()
         named: list[tuple[str, m.Pos]] = []

@@ -12,12 +12,11 @@ import ast
 import warnings
 from collections.abc import Iterable
 from dataclasses import replace
-from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -30,6 +29,7 @@ from lark.tree import Meta
 from . import model as m
 from .checks import check_spec
 from .errors import SpecError, SpecProblem
+from .lark_grammar import grammar
 
 # Readable names for the grammar's terminals, used in "expected ..." lines.
 TERMINAL_NAMES = {
@@ -45,40 +45,10 @@ def _describe_terminal(name: str) -> str:
     if name in TERMINAL_NAMES:
         return TERMINAL_NAMES[name]
     try:
-        pattern = _lark().get_terminal(name).pattern
+        pattern = grammar().get_terminal(name).pattern
     except KeyError:
         return name.lower()
     return f"'{pattern.value}'" if pattern.type == "str" else name.lower()
-
-
-@cache
-def _lark() -> Lark:
-    text = resources.files("baloot.grammar").joinpath("baloot.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
-
-
-def keyword_names() -> frozenset[str]:
-    """Words the grammar reserves: they cannot be used as names."""
-    return frozenset(
-        t.pattern.value for t in _lark().terminals
-        if t.pattern.type == "str" and t.pattern.value.isidentifier()
-    )
-
-
-@cache
-def expression_words() -> frozenset[str]:
-    """Words that may begin an expression (`true`, `none`, `not`, ...).
-
-    Elsewhere the lexer reads a word as a name where only a name may stand, but a
-    name spelled like one of these can never be referred to: `none` is the literal.
-    """
-    parser = _lark().parse_interactive("rule r [A.1] () -> int { return ")
-    parser.exhaust_lexer()
-    accepted = parser.accepts()  # type: ignore[no-untyped-call]
-    return frozenset(
-        t.pattern.value for t in _lark().terminals
-        if t.name in accepted and t.pattern.type == "str" and t.pattern.value.isidentifier()
-    )
 
 
 class _ToModel(Transformer[Token, Any]):
@@ -462,7 +432,7 @@ def _accepted_before(text: str, offset: int | None) -> set[str]:
     if offset is None:
         return set()
     try:
-        parser = _lark().parse_interactive(text[:offset])
+        parser = grammar().parse_interactive(text[:offset])
         parser.exhaust_lexer()
         return set(parser.accepts())  # type: ignore[no-untyped-call]
     except UnexpectedInput:
@@ -502,7 +472,7 @@ def _syntax_problem(err: UnexpectedInput, file: str, text: str) -> SpecProblem:
 def parse_text(text: str, file: str = "<spec>") -> list[m.Decl]:
     """Parse the text of one spec file into its declarations."""
     try:
-        tree = _lark().parse(text)
+        tree = grammar().parse(text)
     except UnexpectedInput as err:
         raise SpecError([_syntax_problem(err, file, text)]) from None
     too_deep = _deeper_than(tree, MAX_NESTING)

@@ -11,7 +11,8 @@ import pytest
 
 from baloot.grammar import model as m
 from baloot.grammar.errors import SpecError
-from baloot.grammar.parser import assemble, keyword_names, parse_text
+from baloot.grammar.lark_grammar import keyword_names
+from baloot.grammar.parser import assemble, parse_text
 
 FILE = "frag.baloot"
 
