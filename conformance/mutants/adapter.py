@@ -34,15 +34,21 @@ def main(argv: list[str] | None = None) -> int:
     return serve(baloot_mutant, args.name)
 
 
+class NamedAdapter(Adapter):
+    """The reference adapter whose hello gives another name. A subclass, not a patched
+    instance: the session answers each request with its class's method
+    (`reference_adapter._handlers`), so only a method of the class is heard."""
+
+    def __init__(self, api: Any, name: str) -> None:
+        super().__init__(api)
+        self.name = name
+
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {**super().hello(request), "name": self.name}
+
+
 def serve(api: Any, name: str) -> int:
-    adapter = Adapter(api)
-    hello = adapter.hello
-
-    def named_hello(request: dict[str, Any]) -> dict[str, Any]:
-        return {**hello(request), "name": name}
-
-    adapter.hello = named_hello  # type: ignore[method-assign]
-    return serve_lines(adapter, sys.stdin, sys.stdout)
+    return serve_lines(NamedAdapter(api, name), sys.stdin, sys.stdout)
 
 
 if __name__ == "__main__":
