@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from ..conformance.results_page.badge import badge_svg
+from ..conformance.results_page.badge import badge_message, badge_svg
 from ..conformance.results_page.page import render_page
 from ..conformance.results_page.runs import EngineRun, ReportError, read_run
 from .console import console as make_console
@@ -86,7 +86,7 @@ def run_report(args: argparse.Namespace) -> int:
     out.print(f"wrote {escape(str(page))} ({len(runs)} engine(s))", highlight=False, soft_wrap=True)
     for run, name in zip(runs, names, strict=True):
         out.print(f"  badge {escape(str(page.parent / name))}: {escape(run.label)} "
-                  f"{run.passed}/{run.checked}", highlight=False, soft_wrap=True)
+                  f"{escape(badge_message(run))}", highlight=False, soft_wrap=True)
     return OK
 
 

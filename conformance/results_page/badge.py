@@ -1,4 +1,6 @@
-"""An engine's SVG badge: `<engine> <version> <profile> | passed/checked`.
+"""An engine's SVG badge: `<engine> <version> <profile> | passed/counted`, counted being
+the cases checked and those errored; `| handshake failed`, red, when the engine never
+completed its hello.
 
 Flat, shields-like, with no element ids, so several can be inlined in one
 page. The text widths are estimates for 11 px Verdana (no font is measured); each
@@ -37,9 +39,11 @@ def text_width(text: str) -> float:
     return width
 
 
-def badge_colour(passed: int, checked: int) -> str:
-    """Green when every checked case passed, yellow from YELLOW_FROM, red below; grey when
-    nothing was checked."""
+def badge_colour(passed: int, checked: int, handshake_failed: bool = False) -> str:
+    """Green when every counted case passed, yellow from YELLOW_FROM, red below or when the
+    handshake failed; grey when nothing was counted."""
+    if handshake_failed:
+        return RED
     if checked == 0:
         return GREY
     if passed >= checked:
@@ -47,8 +51,11 @@ def badge_colour(passed: int, checked: int) -> str:
     return YELLOW if passed / checked >= YELLOW_FROM else RED
 
 
+HANDSHAKE_FAILED = "handshake failed"
+
+
 def badge_message(run: EngineRun) -> str:
-    return f"{run.passed}/{run.checked}"
+    return HANDSHAKE_FAILED if run.handshake_failed else f"{run.passed}/{run.counted}"
 
 
 def badge_svg(run: EngineRun) -> str:
@@ -57,7 +64,7 @@ def badge_svg(run: EngineRun) -> str:
     left = round(text_width(label) + 2 * PADDING)
     right = round(text_width(message) + 2 * PADDING)
     total = left + right
-    colour = badge_colour(run.passed, run.checked)
+    colour = badge_colour(run.passed, run.counted, run.handshake_failed)
     title = escape(f"{label}: {message}")
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="{HEIGHT}" '

@@ -1,12 +1,20 @@
 """The results page: one self-contained HTML file (no script, no outside resource).
 
+Readable on a phone: the page never scrolls sideways; on a narrow screen the matrix
+scrolls inside its own box.
+
 - the engines: each one's badge, name, version, command, declared profile,
   readings and capabilities, and its totals;
 - the matrix: a row per case, grouped by the clause family of the case's first
   clause, a column per engine; a cell gives the case's status there, links to
   the case's details (its message and diff, an anchor in the page) and to the
   clause in the rules document (the link its report carries);
+  a checkbox (plain CSS, no script) shows only the rows whose status differs between
+  the engines;
 - the details of every case that did not pass on an engine.
+
+A badge, a column's head and a family's count give passed/counted, counted being the
+cases checked and those errored.
 
 Every text that comes from a report (engine names, messages, diffs, links) is
 escaped; a link is kept only when its scheme is http, https or file, or it has
@@ -22,7 +30,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
-from .badge import badge_svg
+from .badge import badge_message, badge_svg
 from .runs import PASSED_STATUSES, EngineRun
 
 STATUSES = ("passed", "failed", "errored", "skipped", "unsupported", "xfailed", "xpassed")
@@ -36,17 +44,25 @@ CELL_TEXT = {
     "xpassed": "xpass",
 }
 CHECKED_STATUSES = ("passed", "failed", "xfailed", "xpassed")
+COUNTED_STATUSES = (*CHECKED_STATUSES, "errored")  # a count's denominator
 ABSENT = "absent"  # the case is not in that engine's run
 SAFE_SCHEMES = ("", "http", "https", "file")
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
 h1 { margin-bottom: 0.2em; }
+h1, h2, h3, p { overflow-wrap: anywhere; }
 .engines { display: flex; flex-wrap: wrap; gap: 1em; }
-.engine { border: 1px solid #ccc; border-radius: 6px; padding: 0.6em 1em; max-width: 38em; }
-.engine dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2em 0.8em; }
+.engine { border: 1px solid #ccc; border-radius: 6px; padding: 0.6em 1em; max-width: 38em;
+  min-width: 0; box-sizing: border-box; }
+.engine dl { display: grid; grid-template-columns: max-content minmax(0, 1fr);
+  gap: 0.2em 0.8em; }
 .engine dt { font-weight: bold; }
-.engine dd { margin: 0; overflow-wrap: anywhere; }
+.engine dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
+svg.badge { max-width: 100%; height: auto; }
+.filter { margin: 0.5em 0; }
+#only-differ:checked ~ .table-box tr.same, #only-differ:checked ~ .table-box tbody.same {
+  display: none; }
 table.matrix { border-collapse: collapse; font-size: 0.9em; }
 .matrix th, .matrix td { border: 1px solid #ddd; padding: 0.15em 0.4em; text-align: left; }
 .matrix thead th { position: sticky; top: 0; background: #f4f4f4; }
@@ -59,9 +75,15 @@ table.matrix { border-collapse: collapse; font-size: 0.9em; }
 .xpassed { background: #fde3b5; } .absent { background: #eee; color: #777; }
 .detail { border-top: 1px solid #ccc; padding: 0.4em 0; }
 .detail:target { background: #fff8d8; }
-pre { background: #f7f7f7; padding: 0.5em; overflow-x: auto; white-space: pre-wrap; }
+pre { background: #f7f7f7; padding: 0.5em; overflow-x: auto; white-space: pre-wrap;
+  overflow-wrap: anywhere; }
 .diff .add { color: #11661b; } .diff .del { color: #a4161a; }
 .warning { color: #a4161a; }
+@media (max-width: 50em) {
+  body { margin: 0.6em; }
+  .engine { max-width: 100%; flex: 1 1 100%; }
+  .table-box { overflow-x: auto; max-width: 100%; }
+}
 """
 
 
@@ -166,7 +188,8 @@ def _engine_card(engine: int, run: EngineRun, badge_file: str) -> str:
         for s in STATUSES
         if run.data["summary"][s] or s in ("passed", "failed")
     )
-    items.append(("cases", f"{run.passed} passed of {run.checked} checked; {totals}"))
+    items.append(("cases", f"{run.passed} passed of {run.counted} counted ({run.checked} "
+                           f"checked, {run.errored} errored); {totals}"))
     if run.data["interrupted"]:
         items.append(("run", '<span class="warning">interrupted</span>'))
     items.append(("pack", escape(run.pack)))
@@ -175,7 +198,8 @@ def _engine_card(engine: int, run: EngineRun, badge_file: str) -> str:
     rows = "".join(f"<dt>{label}</dt><dd>{value}</dd>" for label, value in items)
     return (
         f'<article class="engine" id="engine-{engine}" data-engine="{engine}" '
-        f'data-passed="{run.passed}" data-checked="{run.checked}">'
+        f'data-passed="{run.passed}" data-checked="{run.checked}" '
+        f'data-counted="{run.counted}">'
         f'<div class="badge-holder">{badge_svg(run)}</div>'
         f'<p><a class="badge-file" href="{escape(badge_file)}">{escape(badge_file)}</a></p>'
         f"<dl>{rows}</dl></article>"
@@ -223,11 +247,17 @@ def _capabilities(declared: dict[str, Any]) -> str:
 
 def _matrix(runs: list[EngineRun], families: dict[str, list[Row]]) -> str:
     head = "".join(
-        f'<th data-engine="{i}">{escape(run.label)}<br>{run.passed}/{run.checked}</th>'
+        f'<th data-engine="{i}">{escape(run.label)}<br>{escape(badge_message(run))}</th>'
         for i, run in enumerate(runs)
     )
+    total = sum(len(rows) for rows in families.values())
+    differing = sum(_differs(row, len(runs)) for rows in families.values() for row in rows)
     parts = [
         '<h2 id="matrix">Cases by engine</h2>',
+        '<input type="checkbox" id="only-differ">',
+        f'<label class="filter" for="only-differ">only the cases whose status differs '
+        f'between the engines (<span id="differ-count">{differing}</span> of {total})</label>',
+        '<div class="table-box">',
         '<table class="matrix" id="matrix-table">',
         f"<thead><tr><th>case</th><th>clauses</th>{head}</tr></thead>",
     ]
@@ -235,22 +265,29 @@ def _matrix(runs: list[EngineRun], families: dict[str, list[Row]]) -> str:
         counts = "".join(
             f'<th data-engine="{i}">{_family_count(rows, i)}</th>' for i in range(len(runs))
         )
+        same = "" if any(_differs(row, len(runs)) for row in rows) else ' class="same"'
         parts.append(
-            f'<tbody data-family="{escape(family)}"><tr class="family" '
+            f'<tbody data-family="{escape(family)}"{same}><tr class="family" '
             f'id="family-{escape(family)}"><th colspan="2">{escape(family)} '
             f"({len(rows)} cases)</th>{counts}</tr>"
         )
         parts.extend(_row(row, len(runs)) for row in rows)
         parts.append("</tbody>")
-    parts.append("</table>")
+    parts.append("</table></div>")
     return "\n".join(parts)
+
+
+def _differs(row: Row, engines: int) -> bool:
+    """Whether the case's status is not the same on every engine (absent counting as one)."""
+    return len({row.cells[e][1]["status"] if e in row.cells else ABSENT
+                for e in range(engines)}) > 1
 
 
 def _family_count(rows: Iterable[Row], engine: int) -> str:
     statuses = [row.cells[engine][1]["status"] for row in rows if engine in row.cells]
     passed = sum(1 for s in statuses if s in PASSED_STATUSES)
-    checked = sum(1 for s in statuses if s in CHECKED_STATUSES)
-    return f"{passed}/{checked}"
+    counted = sum(1 for s in statuses if s in COUNTED_STATUSES)
+    return f"{passed}/{counted}"
 
 
 def _row(row: Row, engines: int) -> str:
@@ -276,8 +313,9 @@ def _row(row: Row, engines: int) -> str:
             f'<td class="cell {status}" data-engine="{engine}" data-status="{status}">'
             f"{shown}{rule}</td>"
         )
+    same = "" if _differs(row, engines) else ' class="same"'
     return (
-        f'<tr data-case="{escape(row.case_id)}"><th title="{escape(row.title)}">'
+        f'<tr data-case="{escape(row.case_id)}"{same}><th title="{escape(row.title)}">'
         f"{escape(row.case_id)}</th><td>{_clause_links(row.clauses, row.rules)}</td>"
         f"{''.join(cells)}</tr>"
     )

@@ -55,8 +55,24 @@ class EngineRun:
         return checked
 
     @property
+    def errored(self) -> int:
+        errored: int = self.data["summary"]["errored"]
+        return errored
+
+    @property
+    def counted(self) -> int:
+        """The cases a badge counts against the engine: those checked and those errored
+        (an error is a case the engine did not get through, not one left out)."""
+        return self.checked + self.errored
+
+    @property
     def passed(self) -> int:
         return sum(self.data["summary"][s] for s in PASSED_STATUSES)
+
+    @property
+    def handshake_failed(self) -> bool:
+        """Whether the engine never completed a hello that could be read."""
+        return self.data["declared"] is None
 
     @property
     def cases(self) -> list[dict[str, Any]]:

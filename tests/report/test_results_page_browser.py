@@ -44,7 +44,8 @@ def test_results_page_in_chromium(
     for badge, report in zip(badges, reports, strict=True):
         passed = report["summary"]["passed"] + report["summary"]["xpassed"]
         name, version = report["engine"]["name"], report["engine"]["version"]
-        assert badge["label"] == f"{name} {version} literal: {passed}/{report['checked']}"
+        counted = report["checked"] + report["summary"]["errored"]
+        assert badge["label"] == f"{name} {version} literal: {passed}/{counted}"
         assert badge["width"] > 100 and badge["height"] == 20, badge
         assert (tmp_path / badge["file"]).is_file()
     assert MARKUP_NAME in browser.evaluate("document.body.innerText")
@@ -63,7 +64,7 @@ def test_results_page_in_chromium(
         "#matrix-table thead th[data-engine]")].map(th => th.innerText))"""))
     for head, report in zip(heads, reports, strict=True):
         passed = report["summary"]["passed"] + report["summary"]["xpassed"]
-        assert head.endswith(f"{passed}/{report['checked']}")
+        assert head.endswith(f"{passed}/{report['checked'] + report['summary']['errored']}")
 
     # a failed cell's link brings its details, with the diff, to the top of the window
     failed = next(i for i, c in enumerate(reports[1]["cases"]) if c["status"] == "failed")
@@ -78,7 +79,7 @@ def test_results_page_in_chromium(
             done(JSON.stringify({{hash: location.hash,
                                  top: target.getBoundingClientRect().top,
                                  diff: target.querySelector("pre.diff").innerText,
-                                 rule: cell.querySelector("a.rule").href}}));
+                                 rule: cell.querySelector("a.rule").getAttribute("href")}}));
         }}));
     }})"""))
     assert moved["hash"] == f"#e1-c{failed}"
