@@ -14,8 +14,11 @@ where your engine's API goes.
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -81,6 +84,9 @@ class Session:
 
     def start(self, request: dict[str, Any]) -> dict[str, Any]:
         setup = request["setup"]
+        register = load_register()
+        if register is not None:  # >>> PLUG IN: your hello's `readings` as `implemented`
+            start_readings(setup, register, implemented={})
         # >>> PLUG IN: build a game from the pinned setup; never shuffle yourself.
         self.engine = ToyEngine(
             setup["profile"], setup["overrides"], setup["dealer"], setup["deck"]
@@ -119,6 +125,69 @@ class Session:
         if self.engine is None:
             raise ValueError("no game: send start first")
         return self.engine
+
+
+# --------------------------------------------------------------------------------------
+# Checking a `start` request against the spec register (standard library only).
+#
+# The register, `cases/spec-register.json` in the pack (beside this file in a checkout or
+# an installed `baloot`, at baloot/conformance/cases/), lists every variant with its
+# readings, and each profile's reading of every variant. `start_readings` turns a
+# start's `profile` and `overrides` into the reading of every variant, and refuses a
+# profile, variant or reading the register does not name; check the result against
+# what your engine implements. Copy this block with the rest; point
+# BALOOT_SPEC_REGISTER at the register when the template does not sit in the pack.
+
+
+def register_path() -> Path:
+    """BALOOT_SPEC_REGISTER, else the register of the pack this file sits in."""
+    configured = os.environ.get("BALOOT_SPEC_REGISTER")
+    return Path(configured) if configured else Path(__file__).with_name("cases") / (
+        "spec-register.json")
+
+
+@functools.cache
+def load_register(path: Path | None = None) -> dict[str, Any] | None:
+    """The register's data, or None when there is no register at `path` (the check is
+    then skipped)."""
+    try:
+        data: dict[str, Any] = json.loads((path or register_path()).read_text("utf-8"))
+    except FileNotFoundError:
+        return None
+    return data
+
+
+def start_readings(
+    setup: dict[str, Any],
+    register: dict[str, Any],
+    implemented: dict[str, list[str]] | None = None,
+) -> dict[str, str]:
+    """Variant name -> reading for every variant, as a `start`'s setup asks: the
+    profile's readings with the overrides on top. ValueError when the setup names a
+    profile, variant or reading the register does not, or a reading `implemented` (your
+    hello's `readings`: variant -> the readings your engine can play) leaves out; the
+    start is then answered with an error reply."""
+    readings = {v["name"]: v["readings"] for v in register["variants"]}
+    profile = setup.get("profile")
+    if profile not in register["profiles"]:
+        raise ValueError(f"unknown profile {profile!r}; the register has "
+                         + ", ".join(register["profiles"]))
+    chosen = dict(register["profiles"][profile])
+    for variant, reading in (setup.get("overrides") or {}).items():
+        if variant not in readings:
+            raise ValueError(f"unknown variant {variant!r} in overrides")
+        if reading not in readings[variant]:
+            raise ValueError(f"{variant}: unknown reading {reading!r}; expected one of "
+                             + ", ".join(readings[variant]))
+        chosen[variant] = reading
+    for variant, reading in sorted(chosen.items()):
+        if implemented is not None and variant in implemented and (
+                reading not in implemented[variant]):
+            raise ValueError(f"{variant}={reading} is not implemented")
+    return chosen
+
+
+# --------------------------------------------------------------------------------------
 
 
 def main() -> int:
