@@ -7,9 +7,28 @@ a line longer than `max_line_bytes`, or more than `max_pending_lines` lines
 queued by a reader thread, is a flood: reading stops and the process is to be
 killed; a line nobody asked for is an error at the next request. A thread
 keeps the last few KiB of stderr for the report. Every request waits at most
-`timeout` seconds for its reply. The process runs in its own session (POSIX)
-or process group (Windows) so that `kill` ends it and anything it started,
-and nothing else.
+`timeout` seconds for its reply. A reply read once the engine has exited is
+an `exited` error, never a verdict: it came from a process the engine left
+behind holding its stdout.
+
+What `kill` ends (`_stop_group`, `_sweep`): on POSIX the engine runs in a
+session of its own, which is killed as a process group; where `/proc` can be
+read (Linux), also every process still in that session or group, every
+descendant seen while the engine ran (its ancestry read from `/proc` at the
+hello and at most once a second as requests go out, each killed only while its
+start time is the one seen), and every process whose environment carries the
+engine's own `BALOOT_ENGINE_RUN` value, which the engine and what it starts
+inherit: a grandchild that left the session with `setsid` is found so. On
+Windows, the process tree (`taskkill /T`). What no platform can promise: a
+descendant that leaves the session, clears its environment and is orphaned
+between two looks; one running as another user; on POSIX without `/proc`
+(macOS, the BSDs) any process that leaves the engine's process group. Every
+engine still running when the interpreter exits is killed (`stop_all`, at exit).
+
+The hello reply is read against its schema (`schema/hello.reply.json`),
+strictly (`true` is no protocol number), whatever `validate` says; a second
+hello reply is a `handshake` error, and after `MAX_SAME_HANDSHAKE_FAILURES`
+launches that end so, `start` launches the engine no more.
 
 A reply is read strictly: JSON text in UTF-8, an object, no NaN or infinity,
 no number too large for a double, no lone surrogate in a text, nested at most
@@ -18,6 +37,7 @@ no number too large for a double, no lone surrogate in a text, nested at most
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import re
@@ -25,10 +45,14 @@ import signal
 import subprocess
 import sys
 import threading
+import time
+import uuid
 from collections import deque
+from collections.abc import Iterator
+from pathlib import Path
 from typing import IO, Any
 
-from ..protocol.schemas import reply_errors, request_errors
+from ..protocol.schemas import reply_errors, request_errors, validator
 from . import engine_output as output
 from .engine_output import PipeLines, ThreadLines, lines_of
 from .json_input import compact_json, strict_json
@@ -49,6 +73,14 @@ SCHEMA = "schema"
 ENGINE_ERROR = "engine_error"
 LAUNCH = "launch_failed"
 HANDSHAKE = "handshake"
+
+# Launches in a row whose handshake fails the same way after the hello (a second hello
+# reply) before `start` launches the engine no more.
+MAX_SAME_HANDSHAKE_FAILURES = 3
+# The environment variable each engine launch gets a value of its own in, which what it
+# starts inherits: how a process it left behind is known as its (`_sweep`).
+RUN_VARIABLE = "BALOOT_ENGINE_RUN"
+LOOK_EVERY = 1.0  # seconds between two readings of a running engine's descendants
 
 
 class EngineError(Exception):
@@ -88,6 +120,12 @@ class EngineProcess:
         self._posted: deque[dict[str, Any]] = deque()  # sent, their replies not yet read
         self.transcript: deque[str] = deque(maxlen=8)  # the last lines both ways
         self.hello: dict[str, Any] = {}
+        self._hello_seq = 0  # the seq of the last hello sent
+        self._token = ""  # this launch's BALOOT_ENGINE_RUN
+        self._seen: dict[int, int] = {}  # descendants seen while it ran: pid -> start time
+        self._next_look = 0.0  # when to read its descendants again (monotonic seconds)
+        # launches in a row whose handshake failed after the hello, and how
+        self._handshake_failures: tuple[int, str] = (0, "")
 
     # ------------------------------------------------------------ lifecycle --
 
@@ -97,23 +135,33 @@ class EngineProcess:
 
     def start(self) -> dict[str, Any]:
         """Launch the engine and shake hands; returns the hello reply."""
+        failures, how = self._handshake_failures
+        if failures >= MAX_SAME_HANDSHAKE_FAILURES:
+            raise EngineError(
+                HANDSHAKE, f"not launched again: at each of its last {failures} launches, {how}"
+            )
         # New lines and tail for each process: a process left behind by an earlier start
         # (a child still holding its stdout) feeds its own, never this one's.
         self._stderr_tail = deque(maxlen=40)
         self.transcript.clear()
         self._posted.clear()
+        self.hello = {}
+        self._token = uuid.uuid4().hex
+        self._seen = {}
         try:
             self._proc = subprocess.Popen(
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
+                env={**os.environ, RUN_VARIABLE: self._token},
                 **_group_options(),
             )
         except OSError as exc:
             raise EngineError(
                 LAUNCH, f"cannot run {self.argv[0]!r}: {exc.strerror or exc}"
             ) from exc
+        _RUNNING[id(self)] = self
         assert self._proc.stdout is not None and self._proc.stderr is not None
         self._stdout = lines_of(self._proc.stdout, self.max_line_bytes, self.max_pending_lines)
         self._stderr_reader = threading.Thread(
@@ -121,30 +169,43 @@ class EngineProcess:
         )
         self._stderr_reader.start()
         try:
+            self._hello_seq = self._seq + 1
             reply = self.request(
                 {"type": "hello", "protocol": PROTOCOL_VERSION}, timeout=self.start_timeout
             )
         except EngineError as exc:
             self.kill()
             raise EngineError(HANDSHAKE, f"{exc.reason}: {exc.detail}") from exc
-        if reply.get("protocol") != PROTOCOL_VERSION:
+        except BaseException:
             self.kill()
-            raise EngineError(
-                HANDSHAKE,
-                f"engine speaks protocol {reply.get('protocol')!r}, the runner {PROTOCOL_VERSION}",
-            )
+            raise
+        try:
+            problem = hello_problem(reply)
+            if problem is None:
+                self._nothing_after_hello()
+        except EngineError as exc:
+            problem = exc.detail
+        if problem is not None:
+            self.kill()
+            raise EngineError(HANDSHAKE, problem)
         self.hello = reply
+        self._look()
         return reply
 
     def kill(self) -> None:
-        """End the process (and its session) at once."""
+        """End the process, what it started (`_stop_group`, `_sweep`) and anything left
+        behind that is known to be its, at once; Ctrl-C and SIGTERM wait until it is done."""
         proc = self._proc
         if proc is None:
             return
-        if proc.poll() is None:
-            _stop_group(proc)
+        with deferred_interrupts():
+            self._kill(proc)
+
+    def _kill(self, proc: subprocess.Popen[bytes]) -> None:
+        _stop_group(proc)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
+        _sweep(proc.pid, self._token, self._seen)
         # Close only what no reader thread still blocks on (closing a stream
         # under a blocked reader would block too): a child left behind may hold one.
         streams = [proc.stdin]
@@ -160,16 +221,32 @@ class EngineProcess:
                     stream.close()
         self._proc = None
         self._posted.clear()
+        self._seen = {}
+        _RUNNING.pop(id(self), None)
 
     def close(self) -> None:
         """Say goodbye politely, then make sure the process is gone."""
-        if self.running and not self._posted:  # a reply still due: no goodbye
-            with contextlib.suppress(EngineError):
-                self.request({"type": "bye"}, timeout=min(self.timeout, 1.0))
-            if self._proc is not None:
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    self._proc.wait(timeout=1)
-        self.kill()
+        try:
+            if self.running and not self._posted:  # a reply still due: no goodbye
+                with contextlib.suppress(EngineError):
+                    self.request({"type": "bye"}, timeout=min(self.timeout, 1.0))
+                if self._proc is not None:
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        self._proc.wait(timeout=1)
+        finally:
+            self.kill()
+
+    @property
+    def awaiting(self) -> int:
+        """Requests posted whose replies are not yet collected (0 once killed)."""
+        return len(self._posted)
+
+    def _look(self) -> None:
+        """Note the engine's descendants now, to be killed with it should they outlive it
+        and leave its session (POSIX with /proc)."""
+        self._next_look = time.monotonic() + LOOK_EVERY
+        if self._proc is not None:
+            self._seen.update(_descendants(self._proc.pid, self._seen))
 
     # -------------------------------------------------------------- threads --
 
@@ -211,11 +288,16 @@ class EngineProcess:
                 raise RuntimeError(f"runner sent an invalid {message['type']}: {problems}")
         line = compact_json(message)
         self.transcript.append(f"> {line}")
+        if time.monotonic() >= self._next_look:
+            self._look()
         try:
             self._proc.stdin.write(line.encode("utf-8") + b"\n")
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._exit_error("while the runner was sending a request") from None
+        except BaseException:  # Ctrl-C with the line half sent: its reply cannot be told
+            self.kill()
+            raise
         self._posted.append(message)
 
     def collect(
@@ -230,7 +312,13 @@ class EngineProcess:
         if not self._posted:
             raise RuntimeError("no request posted to collect the reply of")
         message = self._posted.popleft()
-        line = self._read_reply(timeout if timeout is not None else self.timeout)
+        try:
+            line = self._read_reply(timeout if timeout is not None else self.timeout)
+        except EngineError:
+            raise
+        except BaseException:  # Ctrl-C while waiting: the reply would meet the next request
+            self.kill()
+            raise
         if lines is not None:
             lines.append(line)
         return self._check_reply(message, line, shape=lines is None)
@@ -245,7 +333,37 @@ class EngineProcess:
         if item is output.EOF:
             raise self._exit_error("between requests")
         assert isinstance(item, bytes)
+        self._second_hello(item)
         raise EngineError(UNSOLICITED, f"engine printed a line nobody asked for: {_clip(item)}")
+
+    def _nothing_after_hello(self) -> None:
+        """Raise an EngineError for what the engine printed after its hello reply, as far
+        as it has come (a second reply may come later: `_second_hello` reads it then)."""
+        assert self._stdout is not None
+        item = self._stdout.take(0)
+        if item is output.EOF:
+            raise self._exit_error("after its hello reply")
+        if item is output.FLOOD:
+            raise EngineError(FLOOD, self._flood_detail())
+        if isinstance(item, bytes):
+            self._second_hello(item)
+            raise EngineError(
+                UNSOLICITED, f"engine printed a line after its hello reply: {_clip(item)}"
+            )
+
+    def _second_hello(self, line: bytes) -> None:
+        """Raise a `handshake` error if the line is a second reply to the hello."""
+        try:
+            reply = read_reply(line, shape=False)
+        except EngineError:
+            return
+        seq = reply.get("seq")
+        if type(seq) is int and seq == self._hello_seq and "protocol" in reply:
+            detail = "the engine answered the hello twice"
+            failures, how = self._handshake_failures
+            self._handshake_failures = (failures + 1 if how == detail else 1, detail)
+            self.hello = {}  # a handshake that failed
+            raise EngineError(HANDSHAKE, f"{detail}: {_clip(line)}")
 
     def _read_reply(self, timeout: float) -> bytes:
         timeout = _seconds(timeout, "timeout")
@@ -259,6 +377,11 @@ class EngineProcess:
             raise EngineError(FLOOD, self._flood_detail())
         assert isinstance(item, bytes)
         self.transcript.append(f"< {_clip(item)}")
+        if self._proc is not None and self._proc.poll() is not None:
+            raise self._exit_error(
+                "before this reply, which came from a process it left behind holding its "
+                f"stdout: {_clip(item)}"
+            )
         return item
 
     def _check_reply(
@@ -271,7 +394,10 @@ class EngineProcess:
             )
         seq = reply.get("seq")
         if type(seq) is not int or seq != request["seq"]:  # 1.0 and true are not seq 1
+            self._second_hello(line)
             raise EngineError(WRONG_SEQ, f"expected seq {request['seq']}, got {reply.get('seq')!r}")
+        if request["type"] != "hello":
+            self._handshake_failures = (0, "")
         if self.validate:
             problems = reply_errors(request["type"], reply)
             if problems:
@@ -310,6 +436,49 @@ class EngineProcess:
             f"engine printed a line longer than {self.max_line_bytes} bytes or more than "
             f"{self.max_pending_lines} unread lines"
         )
+
+
+def hello_problem(reply: dict[str, Any]) -> str | None:
+    """What makes a hello reply unreadable, in one line naming each field at fault and
+    what it should be (its schema, read strictly), or its protocol the runner's not."""
+    problems = []
+    for error in sorted(validator("hello.reply").iter_errors(reply), key=lambda e: list(e.path)):
+        field = ".".join(str(p) for p in error.absolute_path) or "the reply"
+        problems.append(f"{field}: {_expected(error.validator, error.validator_value)}"
+                        f", not {_json_text(error.instance)}")
+    if problems:
+        return "the hello reply breaks its schema (hello.reply.json): " + "; ".join(problems)
+    if reply["protocol"] != PROTOCOL_VERSION:
+        return f"engine speaks protocol {reply['protocol']!r}, the runner {PROTOCOL_VERSION}"
+    return None
+
+
+_TYPE_WORDS = {"integer": "a whole number", "string": "a text", "boolean": "true or false",
+               "object": "an object", "array": "a list", "number": "a number"}
+
+
+def _expected(keyword: Any, value: Any) -> str:
+    """What a schema keyword asks for, in words."""
+    if keyword == "type":
+        return "expected " + _TYPE_WORDS.get(str(value), str(value))
+    if keyword == "required":
+        return "expected the fields " + ", ".join(map(str, value))
+    if keyword == "uniqueItems":
+        return "expected each item once"
+    if keyword == "enum":
+        return "expected one of " + ", ".join(map(str, value))
+    if keyword == "const":
+        return f"expected {_json_text(value)}"
+    if keyword == "minimum":
+        return f"expected at least {value}"
+    if keyword == "minItems":
+        return f"expected at least {value} item(s)"
+    return f"expected {keyword} {_json_text(value)}"
+
+
+def _json_text(value: Any, limit: int = 80) -> str:
+    text = compact_json(value) if not isinstance(value, dict) or len(value) < 20 else "{...}"
+    return printable(text if len(text) <= limit else text[:limit] + "...")
 
 
 MAX_REPLY_DEPTH = 32  # the protocol's deepest reply (a result's projects' cards) is 6
@@ -441,12 +610,17 @@ def _group_options() -> dict[str, Any]:
 
 
 def _stop_group(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the engine and what it started: the session on POSIX; on Windows the process
-    tree (`taskkill /T`), then the process itself should taskkill be missing or fail."""
+    """Kill the engine and what it started: the process group of its session on POSIX (the
+    group outlives its leader while any member lives, and its number is not reused until
+    then); on Windows the process tree (`taskkill /T`), then the process itself should
+    taskkill be missing or fail."""
     if _process_groups():
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
-    else:
+        # a group leader reaped: its number may name another process's group only once
+        # no process has it and the group is empty, when the kill finds no one
+        if proc.poll() is None or not _pid_exists(proc.pid):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+    elif proc.poll() is None:
         with contextlib.suppress(OSError, subprocess.SubprocessError):
             subprocess.run(
                 ["taskkill", "/F", "/T", "/PID", str(proc.pid)],
@@ -458,6 +632,142 @@ def _stop_group(proc: subprocess.Popen[bytes]) -> None:
             )
     with contextlib.suppress(ProcessLookupError, OSError):
         proc.kill()
+
+
+def _pid_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+# ---- the processes an engine left behind (POSIX with /proc) -------------------------------
+
+_PROC = Path("/proc")
+
+
+def _processes() -> dict[int, tuple[int, int, int, int]]:
+    """Every process but this one and the dead: pid -> (parent, group, session, start time),
+    read from /proc; empty where there is none."""
+    found: dict[int, tuple[int, int, int, int]] = {}
+    if not _PROC.is_dir():
+        return found
+    me = os.getpid()
+    for entry in os.scandir(_PROC):
+        if not entry.name.isdigit() or int(entry.name) == me:
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if fields[0] in (b"Z", b"X"):  # dead, waiting to be reaped: nothing to kill
+            continue
+        found[int(entry.name)] = (int(fields[1]), int(fields[2]), int(fields[3]),
+                                  int(fields[19]))
+    return found
+
+
+def _descendants(root: int, seen: dict[int, int],
+                 table: dict[int, tuple[int, int, int, int]] | None = None) -> dict[int, int]:
+    """The processes descending from `root` or from a process seen before (pid -> start
+    time), by their parents now."""
+    table = _processes() if table is None else table
+    ancestors = {root} | {pid for pid, began in seen.items()
+                          if pid in table and table[pid][3] == began}
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _group, _session, _began) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found: dict[int, int] = {}
+    stack = list(ancestors)
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in found and child != root:
+                found[child] = table[child][3]
+                stack.append(child)
+    return found
+
+
+def _carries(pid: int, token: bytes) -> bool:
+    """Whether the process's environment holds the engine launch's own value."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as environ:
+            return token in environ.read().split(b"\0")
+    except OSError:
+        return False  # another user's, or gone
+
+
+def _sweep(engine: int, token: str, seen: dict[int, int]) -> None:
+    """Kill what the engine `engine` (its pid, reaped) left behind: the members of its
+    session and process group (unless its number now names another process: then both
+    are empty), the descendants `seen` while it ran still with the start time seen, those
+    whose environment carries `token`, and their descendants; again until none is left
+    (a process may start another as it is killed)."""
+    if not _PROC.is_dir():
+        return
+    marker = f"{RUN_VARIABLE}={token}".encode()
+    for _ in range(5):
+        table = _processes()
+        ours = engine not in table
+        left = {pid for pid, (_parent, group, session, began) in table.items()
+                if (ours and engine in (group, session)) or seen.get(pid) == began
+                or (token and _carries(pid, marker))}
+        left |= set(_descendants(engine, {pid: table[pid][3] for pid in left}, table))
+        if not left:
+            return
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.01)
+
+
+# ---- every engine of this process, and Ctrl-C ----------------------------------------
+
+_RUNNING: dict[int, EngineProcess] = {}  # id -> every engine launched and not yet killed
+
+
+def stop_all() -> None:
+    """Kill every engine this process launched that is still running (at exit, and where
+    a run is interrupted)."""
+    for engine in list(_RUNNING.values()):
+        with contextlib.suppress(Exception):
+            engine.kill()
+
+
+atexit.register(stop_all)
+
+_INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def deferred_interrupts() -> Iterator[None]:
+    """Ctrl-C (SIGINT) and SIGTERM wait until the block is done, then act as they would
+    have (in the main thread; elsewhere no signal arrives)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous: dict[int, Any] = {}
+    try:
+        for interrupt in _INTERRUPTS:
+            previous[interrupt] = signal.signal(interrupt, lambda n, _f: caught.append(n))
+    except ValueError:  # not the main interpreter
+        yield
+        return
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        if caught:
+            handler = previous[caught[0]]
+            if callable(handler):
+                handler(caught[0], None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(caught[0])
 
 
 # What an engine's text may not carry into a report or a terminal: the C0 and C1 controls
