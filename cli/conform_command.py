@@ -146,6 +146,7 @@ def register(subparsers: Subcommands) -> Subcommands:
     )
     conform.set_defaults(run=run_conform)
     sub = conform.add_subparsers(dest="conform_command", metavar="SUBCOMMAND")
+    conform.set_defaults(conform_subcommands=sub)  # named when no engine is given
     lint = sub.add_parser("lint", help="check a case pack without an engine")
     add_pack_folder(lint, "lint_cases")
     lint.set_defaults(run=run_lint)
@@ -189,10 +190,17 @@ def pack_version_matches(version: str, pinned: str) -> bool:
     return 1 <= len(want) <= len(have) and have[: len(want)] == want
 
 
+def _subcommand_names(args: argparse.Namespace) -> list[str]:
+    """The names of `conform`'s subcommands, as its parser holds them (every room's)."""
+    sub: Subcommands | None = getattr(args, "conform_subcommands", None)
+    return sorted(sub.choices) if sub is not None else ["lint"]
+
+
 def run_conform(args: argparse.Namespace) -> int:
     err = _stderr()
     if not args.engine:
-        err.print("baloot conform: give --engine COMMAND (or a subcommand: lint, adapter)")
+        err.print(f"baloot conform: give --engine COMMAND (or a subcommand: "
+                  f"{', '.join(_subcommand_names(args))})", highlight=False, soft_wrap=True)
         return 2
     try:
         argv = shlex.split(args.engine)

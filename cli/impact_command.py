@@ -31,7 +31,7 @@ def add_arguments(explore: argparse.ArgumentParser) -> None:
         "how often each ambiguity matters (--impact)",
         "For each pair of readings, the share of seeded random rounds in which they give "
         "a different legal set or result, and in which the round's winner changes, with "
-        "95%% Wilson intervals; stored in explorer/results/impact.json.")
+        "95% Wilson intervals; stored in explorer/results/impact.json.")
     group.add_argument("--impact", action="store_true",
                        help="measure how often each ambiguity matters in play")
     group.add_argument("--rounds", type=int, default=None, metavar="N",

@@ -4,6 +4,10 @@
     baloot conform mutants --spec ...   (every first-order mutant of the spec: spec_commands.py)
 
 Exit status 1 when a mutant survives (a missing case), 2 on a usage or build error.
+
+`--list` works on the base install: the catalogue's mutants need nothing more; those
+made from the spec's boundaries need its parser (lark, extra `[spec]`), and without it
+the list says so. Building and running mutants needs `[dev]`.
 """
 
 from __future__ import annotations
@@ -13,14 +17,18 @@ import fnmatch
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rich.console import Console
 from rich.table import Table
 
 from ..conformance.mutants.catalogue import MUTANTS, Mutant
-from ..conformance.mutants.run import KillReport, PackError, Verdict, run_mutants
+from . import extras
 from . import spec_mutants_command as spec_commands
 from .console import console as make_console
+
+if TYPE_CHECKING:
+    from ..conformance.mutants.run import KillReport, Verdict
 
 
 def register(conform_commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,10 +81,32 @@ def select(only: list[str]) -> list[Mutant]:
     """The catalogue's mutants, then those made from the spec's boundaries (`boundary_*`)."""
     from ..conformance.mutants.boundary_mutants import boundary_mutants  # lark: reads the spec
 
-    every = [*MUTANTS, *boundary_mutants()]
+    return matching([*MUTANTS, *boundary_mutants()], only)
+
+
+def matching(mutants: list[Mutant], only: list[str]) -> list[Mutant]:
     if not only:
-        return every
-    return [m for m in every if any(m.name == p or fnmatch.fnmatchcase(m.name, p) for p in only)]
+        return mutants
+    return [m for m in mutants
+            if any(m.name == p or fnmatch.fnmatchcase(m.name, p) for p in only)]
+
+
+def list_mutants(console: Console, only: list[str]) -> int:
+    """Print the mutants, one a line; the boundary mutants only where lark is installed."""
+    try:
+        mutants = select(only)
+        left_out = None
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in extras.OPTIONAL:
+            raise
+        mutants = matching(list(MUTANTS), only)
+        left_out = (f"(the mutants made from the spec's boundaries, boundary_*, need its "
+                    f"parser: {extras.install_hint('spec')})")
+    for m in mutants:
+        console.print(f"{m.name:32} {m.clause:9} {m.description}", highlight=False)
+    if left_out:
+        console.print(left_out, markup=False, highlight=False, soft_wrap=True)
+    return 0
 
 
 def kill_table(report: KillReport) -> Table:
@@ -135,11 +165,11 @@ def run_command(args: argparse.Namespace) -> int:
         console.print("baloot conform mutants: one --profile without --spec")
         return 2
     profile = args.profile[0] if args.profile else "literal"
-    mutants = select(args.only)
     if args.list:
-        for m in mutants:
-            console.print(f"{m.name:32} {m.clause:9} {m.description}", highlight=False)
-        return 0
+        return list_mutants(console, args.only)
+    from ..conformance.mutants.run import PackError, run_mutants  # builds: lark and black
+
+    mutants = select(args.only)
     if not mutants:
         console.print(f"baloot conform mutants: --only {' '.join(args.only)}: no mutant matches")
         return 2
