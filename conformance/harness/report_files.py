@@ -7,6 +7,14 @@ version, profile, readings, pack version, strict, and an `xfail.stale` property
 for each stale xfail line), a timestamp, and a `type` on every failure, error
 and skip. conformance/README.md, "Use it as a CI gate", lists
 both.
+
+Each case's clauses link to the rules document (`rules_links.py`): the
+published one when BALOOT_RULES_URL names it, else a copy written beside the
+report (`rules.html`), linked relatively, so the folder of reports stands on
+its own as an artifact. Under `--strict` an unexpected pass fails the run, and
+its <testcase> carries a <failure> of type `xpassed` (counted in the suite's
+`failures`), as pytest reports a strict xpass; without `--strict` it passes,
+with a note in its <system-out>.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ from .report_console import (
     not_run_by_reason,
     rerun_command,
 )
-from .rules_links import clause_link
+from .rules_links import clause_link, document_beside
 from .runner import (
     ERRORED,
     FAILED,
@@ -47,6 +55,8 @@ REPORT_FORMAT = 1
 # from the expected one (the diff shows both); or it would not follow the case's
 # script (a refused action, start or deal) or accepted an action it must refuse.
 DIFFERS, NOT_AS_SCRIPTED = "differs", "not_as_scripted"
+# The `type` of the <failure> of a case listed in --xfail that passed, under --strict.
+STRICT_XPASS = XPASSED
 
 
 def run_started(report: RunReport, now: datetime | None = None) -> datetime:
@@ -72,11 +82,18 @@ def played_readings(report: RunReport) -> str:
 
 
 def report_as_json(
-    report: RunReport, extra_args: list[str] | None = None, *, now: datetime | None = None
+    report: RunReport,
+    extra_args: list[str] | None = None,
+    *,
+    now: datetime | None = None,
+    rules: str | None = None,
 ) -> dict[str, Any]:
+    """The JSON report; `rules` is the rules document's address the links use (see
+    `rules_links.document_beside`; None: the console's, `document_url()`)."""
     name, version = engine_identity(report)
     return {
         "format": REPORT_FORMAT,
+        "rules_document": rules,
         "timestamp": run_started(report, now).isoformat(),
         "pack": {"name": report.pack.name, "version": report.pack.version},
         "engine": {
@@ -127,7 +144,7 @@ def report_as_json(
                 "title": o.case.title,
                 "file": o.case.file,
                 "clauses": o.case.clauses,
-                "rules": [clause_link(c) for c in o.case.clauses],
+                "rules": [clause_link(c, rules) for c in o.case.clauses],
                 "requires": {k: list(v) if len(v) > 1 else v[0] for k, v in o.case.pins.items()},
                 "capabilities": list(o.case.capabilities),
                 "alternative": None if o.alternative is None else {
@@ -154,8 +171,12 @@ def report_as_json(
 
 
 def write_json(report: RunReport, path: Path, extra_args: list[str] | None = None) -> None:
+    """Write the JSON report, and the copy of the rules document its links need beside it
+    (unless BALOOT_RULES_URL names the published one)."""
+    rules = document_beside(path.parent)
     path.write_text(
-        json.dumps(report_as_json(report, extra_args), indent=2) + "\n", encoding="utf-8"
+        json.dumps(report_as_json(report, extra_args, rules=rules), indent=2) + "\n",
+        encoding="utf-8",
     )
 
 
@@ -192,12 +213,20 @@ def failure_type(outcome: CaseOutcome) -> str:
     )
 
 
+def junit_failures(report: RunReport) -> int:
+    """The suite's `failures`: the failed cases, and under --strict the unexpected passes."""
+    return report.count(FAILED) + (report.count(XPASSED) if report.strict else 0)
+
+
 def write_junit(report: RunReport, path: Path, *, now: datetime | None = None) -> None:
+    """Write the JUnit report, and the copy of the rules document its links need beside it
+    (unless BALOOT_RULES_URL names the published one)."""
+    rules = document_beside(path.parent)
     suite = ET.Element(
         "testsuite",
         name=f"baloot-conformance {report.pack.name} {report.pack.version}",
         tests=str(len(report.outcomes)),
-        failures=str(report.count(FAILED)),
+        failures=str(junit_failures(report)),
         errors=str(report.count(ERRORED)),
         skipped=str(report.count(SKIPPED) + report.count(UNSUPPORTED) + report.count(XFAILED)),
         time=f"{report.seconds:.3f}",
@@ -209,7 +238,7 @@ def write_junit(report: RunReport, path: Path, *, now: datetime | None = None) -
     for value in stale_xfail_properties(report):
         ET.SubElement(properties, "property", name="xfail.stale", value=value)
     for o in report.outcomes:
-        _add_testcase(suite, o)
+        _add_testcase(suite, o, rules, strict=report.strict)
     if report.interrupted:
         ET.SubElement(suite, "system-err").text = (
             f"the run was interrupted: this report covers the {len(report.outcomes)} "
@@ -221,7 +250,7 @@ def write_junit(report: RunReport, path: Path, *, now: datetime | None = None) -
     ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
 
 
-def _add_testcase(suite: ET.Element, o: CaseOutcome) -> None:
+def _add_testcase(suite: ET.Element, o: CaseOutcome, rules: str, *, strict: bool) -> None:
     family = o.case.clauses[0].split(".")[0]
     element = ET.SubElement(
         suite,
@@ -230,7 +259,7 @@ def _add_testcase(suite: ET.Element, o: CaseOutcome) -> None:
         name=o.case.id,
         time=f"{o.seconds:.3f}",
     )
-    links = "\n".join(f"rules: {clause_link(c)}" for c in o.case.clauses)
+    links = "\n".join(f"rules: {clause_link(c, rules)}" for c in o.case.clauses)
     text = f"clauses: {', '.join(o.case.clauses)}\n{links}\n{o.message}\n{o.diff}".strip()
     first_line = o.message.splitlines()[0] if o.message else ""
     if o.status == FAILED:
@@ -245,6 +274,14 @@ def _add_testcase(suite: ET.Element, o: CaseOutcome) -> None:
         ET.SubElement(
             element, "skipped", type=XFAILED, message=f"expected failure: {o.xfail_reason}"
         )
+    elif o.status == XPASSED and strict:
+        reason = o.xfail_reason or ""
+        ET.SubElement(
+            element, "failure", type=STRICT_XPASS,
+            message=f"passed, but listed as an expected failure (--strict): {reason}",
+        ).text = (f"clauses: {', '.join(o.case.clauses)}\n{links}\n"
+                  f"listed in --xfail because: {reason}\n"
+                  "the case passes now: take its line off the xfail list")
     elif o.status == XPASSED:
         ET.SubElement(
             element, "system-out"

@@ -3,7 +3,11 @@
 
 The engine, its version and command, the profile, the pack and its version, the
 verdict and exit status; the cases by status; a table of the failures (case,
-clauses, one-line reason), of the unexpected passes and of the stale xfail lines.
+clauses, one-line reason; errored cases with the same reason share a row, which
+counts them, so an engine that never starts is one row, not one per case), of
+the unexpected passes and of the stale xfail lines. A run stopped before any
+case ran (a bad xfail glob, an unreadable file: exit 2) has a summary too
+(`stopped_summary_markdown`), saying why and that no report was written.
 The file is appended to, never replaced: `$GITHUB_STEP_SUMMARY` is shared by the
 steps of a job. Text an engine or a user gave (a name, a message, a reason, a
 path) has every markdown-significant character backslash-escaped and its
@@ -17,7 +21,7 @@ import re
 import shlex
 from pathlib import Path
 
-from .exit_status import describe_status
+from .exit_status import USAGE, describe_status
 from .report_console import STATUSES, failure_reason, one_line
 from .report_files import engine_identity, played_readings
 from .runner import (
@@ -62,6 +66,64 @@ def _clauses(o: CaseOutcome) -> str:
     return md(", ".join(o.case.clauses))
 
 
+# A row of errors sharing a reason names at most this many of their clauses.
+MAX_GROUP_CLAUSES = 6
+
+
+# The runner's message for a case it did not run after the engine failed to start
+# (runner.py, `_ensure_engine`): such a case joins the row of the error that stopped it.
+_NOT_STARTED = re.compile(
+    r"not run: the engine failed to start (?P<times>\d+) times in a row \(last: (?P<last>.*)\)")
+
+
+def _error_key(o: CaseOutcome) -> tuple[str, bool]:
+    """The reason a row of errors shares, and whether the case was not run at all."""
+    line = one_line(o.message)
+    not_started = _NOT_STARTED.fullmatch(line)
+    if not_started is None:
+        return failure_reason(o), False
+    last = not_started.group("last")
+    return (f"{o.reason}: {last}" if o.reason else last), True
+
+
+def failure_rows(failures: list[CaseOutcome]) -> list[list[str]]:
+    """A row per failed case; the errored cases that share a reason (a handshake that
+    failed, an engine that crashes on every case) share one row, in the place of the
+    first of them: `FIRST-ID and N more`, their clauses, the reason, and how many were
+    not run once the engine had failed to start too often."""
+    entries: list[list[str] | str] = []  # a failed case's row, or an error group's key
+    groups: dict[str, list[CaseOutcome]] = {}
+    not_run: dict[str, int] = {}
+    for o in failures:
+        if o.status != ERRORED:
+            entries.append([md(o.case.id), _clauses(o), o.status, md(failure_reason(o))])
+            continue
+        key, unstarted = _error_key(o)
+        if key not in groups:
+            groups[key], not_run[key] = [], 0
+            entries.append(key)
+        groups[key].append(o)
+        not_run[key] += unstarted
+    return [entry if isinstance(entry, list) else _group_row(entry, groups[entry], not_run[entry])
+            for entry in entries]
+
+
+def _group_row(key: str, group: list[CaseOutcome], not_run: int) -> list[str]:
+    first = group[0]
+    if len(group) == 1:
+        return [md(first.case.id), _clauses(first), first.status, md(failure_reason(first))]
+    clauses = list(dict.fromkeys(c for o in group for c in o.case.clauses))
+    shown = ", ".join(clauses[:MAX_GROUP_CLAUSES])
+    if len(clauses) > MAX_GROUP_CLAUSES:
+        shown += f" and {len(clauses) - MAX_GROUP_CLAUSES} more"
+    reason = key
+    if not_run:
+        reason += (f" ({not_run} of these {len(group)} cases not run: the engine had failed "
+                   "to start too often)")
+    return [md(f"{first.case.id} and {len(group) - 1} more"), md(shown), first.status,
+            md(reason)]
+
+
 def summary_markdown(report: RunReport, status: int, why: str = "") -> str:
     name, version = engine_identity(report)
     verdict = {0: "OK", 130: "INTERRUPTED"}.get(status, "FAILED")
@@ -87,10 +149,7 @@ def summary_markdown(report: RunReport, status: int, why: str = "") -> str:
     failures = [o for o in report.outcomes if o.status in (FAILED, ERRORED)]
     if failures:
         lines += [f"#### Failures ({len(failures)})", ""]
-        lines += _table(
-            ["case", "clauses", "status", "reason"],
-            [[md(o.case.id), _clauses(o), o.status, md(failure_reason(o))] for o in failures],
-        )
+        lines += _table(["case", "clauses", "status", "reason"], failure_rows(failures))
         lines.append("")
     xpassed = [o for o in report.outcomes if o.status == XPASSED]
     if xpassed:
@@ -122,7 +181,37 @@ def summary_markdown(report: RunReport, status: int, why: str = "") -> str:
 def append_summary(report: RunReport, path: Path, status: int, why: str = "") -> None:
     """Append the run's summary to `path` (created if missing), a blank line before it
     when the file already holds text."""
-    text = summary_markdown(report, status, why)
+    append_markdown(path, summary_markdown(report, status, why))
+
+
+def stopped_summary_markdown(problems: list[str], status: int = USAGE,
+                             engine_argv: list[str] | None = None) -> str:
+    """The summary of a run stopped before any case ran: the exit status, and each
+    problem (one line each: a bad xfail glob, an unreadable file, a pack of another
+    version), and that no report was written."""
+    lines = [f"### Baloot conformance: FAILED, not run (exit status {status})", ""]
+    about = [["exit status", md(f"{status}: {describe_status(status)}")]]
+    if engine_argv is not None:
+        about.insert(0, ["command", md(shlex.join(engine_argv))])
+    lines += _table(["run", ""], about)
+    lines += ["", "The run stopped before any case ran, so it wrote no JSON or JUnit "
+              "report. Why:", ""]
+    lines += [f"- {md(one_line(problem, 2000))}" for problem in problems[:MAX_ROWS]]
+    if len(problems) > MAX_ROWS:
+        lines.append(f"- and {len(problems) - MAX_ROWS} more")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def append_stopped_summary(path: Path, problems: list[str], status: int = USAGE,
+                           engine_argv: list[str] | None = None) -> None:
+    """Append `stopped_summary_markdown` to `path`, as `append_summary` appends a run's."""
+    append_markdown(path, stopped_summary_markdown(problems, status, engine_argv))
+
+
+def append_markdown(path: Path, text: str) -> None:
+    """Append `text` to `path` (created if missing), a blank line before it when the file
+    already holds text."""
     if path.exists() and path.stat().st_size > 0:
         text = "\n" + text
     with path.open("a", encoding="utf-8") as out:
