@@ -43,7 +43,7 @@ from ..conformance.fuzz.campaign import (
     StartRefused,
     run_campaign,
 )
-from ..conformance.fuzz.casefile import case_from_replay, case_id_for
+from ..conformance.fuzz.casefile import case_from_replay, case_id_for, write_case_file
 from ..conformance.fuzz.known import KnownFileError, read_known_file
 from ..conformance.harness.variants import load_register
 from .console import console as make_console
@@ -147,13 +147,7 @@ def write_cases(report: FuzzReport, out: Path | None, engine: str) -> dict[str, 
     for group in report.new_groups:
         case = group_case(group, engine)
         cases.append(case)
-        path = None
-        if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
-            path = out / f"{case['id']}.json"
-            document = {"description": "Found by baloot fuzz.", "cases": [case]}
-            path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-        written[group.signature] = path
+        written[group.signature] = write_case_file(out, case) if out is not None else None
     if out is None and cases:
         print(json.dumps({"description": "Found by baloot fuzz.", "cases": cases}, indent=2))
     return written

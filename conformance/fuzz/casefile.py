@@ -24,17 +24,24 @@ the `working` lines name the profile, so the case means the same when run
 under it. They also say where the case came from, the hands dealt, and that
 the expected values must be checked against the rules before the case joins
 the pack.
+
+`write_case_file` writes a case into a folder that is a pack of its own: beside the
+case files a `pack.json` (`FUZZ_PACK`, at the built-in pack's version and protocol, as
+the cases are made from the same rules), written once and never over another, so
+`baloot conform --engine ... --cases DIR` reruns the folder as it is.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 from ..harness.clauses import known_clause_ids
 from ..harness.deal_layout import first_hands
 from ..harness.declared import CAPABILITIES
-from ..harness.pack import case_from_json
+from ..harness.pack import case_from_json, default_pack_folder, load_manifest
 from ..harness.variants import Register, load_register
 from ..pack_tools.case_needs import annotated, case_needs
 from . import limits
@@ -265,3 +272,34 @@ def _as_single(case: dict[str, Any], replay: Replay, d: Disagreement) -> None:
         case["expect"] = {**_legal_expectation(d.reference_legal or {}), "state": d.expected}
     else:  # legal, refused_legal, refused_start, refused_deal, engine_error
         case["expect"] = _legal_expectation(d.reference_legal or replay.legal or {})
+
+
+FUZZ_PACK = "baloot-fuzz"
+MANIFEST = "pack.json"
+
+
+def pack_manifest() -> dict[str, Any]:
+    """The `pack.json` of a folder of fuzz cases: the built-in pack's version and
+    protocol under another name."""
+    _, version, protocol = load_manifest(default_pack_folder(), [])
+    return {
+        "name": FUZZ_PACK,
+        "version": version,
+        "protocol": protocol,
+        "description": "Disagreements found by `baloot fuzz`, shrunk to cases; the expected "
+        "values are the reference engine's. Rerun them with "
+        "`baloot conform --engine COMMAND --cases THIS_FOLDER`.",
+    }
+
+
+def write_case_file(out: Path, case: dict[str, Any]) -> Path:
+    """Write `case` as `OUT/<id>.json`, and `OUT/pack.json` when the folder has none, so
+    the folder is a pack the runner reads as it is; the case file's path."""
+    out.mkdir(parents=True, exist_ok=True)
+    manifest = out / MANIFEST
+    if not manifest.exists():
+        manifest.write_text(json.dumps(pack_manifest(), indent=2) + "\n", encoding="utf-8")
+    path = out / f"{case['id']}.json"
+    document = {"description": "Found by baloot fuzz.", "cases": [case]}
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    return path

@@ -196,7 +196,7 @@ def test_a_known_difference_is_shown_but_does_not_fail_the_run(
     status, err = fuzz(capsys, engine, *options)
     signature = PLANTED["sun_last_trick"]
     assert status == 1 and signature in err and "1 new" in err
-    assert len(list((tmp_path / "new").glob("*.json"))) == 1
+    assert len([p for p in (tmp_path / "new").glob("*.json") if p.name != "pack.json"]) == 1
     known = tmp_path / "known.txt"
     known.write_text(
         f"# accepted\n{signature}   the last trick counts double in sun here\n"
