@@ -181,6 +181,7 @@ class SearchEntry:
     names: tuple[str, ...]  # "SCORE.7"; a variant: ("A5", "kaboot_value")
     anchor: str
     title: str
+    text: str = ""  # the rest of its words the search reads (the title is shortened)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,9 @@
 """The rules document as one self-contained HTML file: inline CSS, inline SVG, the
 inline script of its search box (`search.py`) and nothing else, no fonts, styles or
-scripts from anywhere else. Every text is escaped."""
+scripts from anywhere else. Every text is escaped.
+
+On a narrow screen (a phone) the page itself never scrolls sideways: a wide table
+scrolls inside its own box, code blocks already do, and long words in text wrap."""
 
 from __future__ import annotations
 
@@ -63,6 +66,17 @@ form.search input { width: 22rem; max-width: 60%; padding: .25rem .4rem; font: i
 #search-results li { padding: .1rem 0; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; color: var(--muted); }
 .cases p, .snapshots p { margin: .3rem 0; font-size: .92rem; }
+p, li, h1, h2, h3, h4, td, th, figcaption, summary, blockquote { overflow-wrap: break-word; }
+#search-results li.search-more { font-style: italic; }
+@media (max-width: 700px) {
+  header.top, nav.toc { padding-left: .8rem; padding-right: .8rem; }
+  main { padding: 0 .8rem 3rem .8rem; }
+  nav.toc ol { columns: 1; }
+  .clause, .variant, .profile, .machine, .example, .decl { padding-left: .6rem;
+    padding-right: .6rem; }
+  table { display: block; max-width: 100%; overflow-x: auto; }
+  form.search input { width: 100%; max-width: 100%; }
+}
 """.strip()
 
 

@@ -40,23 +40,27 @@ def _type(browser: Any, text: str) -> None:
 
 
 def _expected(page: Path, query: str) -> list[str]:
-    """The anchors the box should list for `query`, worked out here from the page's data:
-    entries with a name equal to it, then a name starting with it, then any name or title
-    containing it (case aside), each group in the page's order; the first 12."""
+    """The anchors the box should list for `query` (one word), worked out here from the
+    page's data: entries with a name equal to it, then a name starting with it, then any
+    name or title containing it, then any of its words (case aside), each group in the
+    page's order; the first 12. (Queries of several words: test_search_words_browser.py.)"""
     text = page.read_text(encoding="utf-8")
     start = text.index('<script type="application/json" id="search-data">')
     blob = text[text.index(">", start) + 1:text.index("</script>", start)]
     q = query.lower()
-    groups: list[list[str]] = [[], [], []]
+    groups: list[list[str]] = [[], [], [], []]
     for entry in json.loads(blob):
         names = [n.lower() for n in entry["n"]]
+        shown = " ".join(names) + " " + entry["t"].lower()
         if q in names:
             groups[0].append(entry["a"])
         elif any(n.startswith(q) for n in names):
             groups[1].append(entry["a"])
-        elif q in " ".join(names) + " " + entry["t"].lower():
+        elif q in shown:
             groups[2].append(entry["a"])
-    return ["#" + x for x in (*groups[0], *groups[1], *groups[2])][:12]
+        elif q in shown + " " + entry["w"]:
+            groups[3].append(entry["a"])
+    return ["#" + x for x in (*groups[0], *groups[1], *groups[2], *groups[3])][:12]
 
 
 LISTED = """[...document.querySelectorAll("#search-results a")].map(a => a.getAttribute("href"))"""
