@@ -13,7 +13,7 @@ import pytest
 from baloot.cli.main import main as cli_main
 from baloot.conformance.fuzz.casefile import FUZZ_PACK, pack_manifest, write_case_file
 from baloot.conformance.harness.engine_process import REFERENCE_ARGV
-from baloot.conformance.harness.pack import default_pack_folder, load_manifest
+from baloot.conformance.harness.pack import Problem, default_pack_folder, load_manifest
 
 WRAPPED = [sys.executable, str(Path(__file__).with_name("wrapped_engine.py"))]
 BUGGY = [*WRAPPED, "--bug", "sun_last_trick"]
@@ -28,7 +28,7 @@ def test_fuzz_out_is_a_pack_that_conform_reruns(
     assert status == 1 and SIGNATURE in capsys.readouterr().err
     manifest = json.loads((out / "pack.json").read_text(encoding="utf-8"))
     assert manifest == pack_manifest() and manifest["name"] == FUZZ_PACK
-    problems: list[object] = []
+    problems: list[Problem] = []
     assert load_manifest(out, problems)[0] == FUZZ_PACK and problems == []
     cases = sorted(p.name for p in out.glob("*.json") if p.name != "pack.json")
     assert len(cases) == 1
