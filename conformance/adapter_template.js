@@ -70,16 +70,23 @@ class Session {
   }
 
   hello(request) {
-    // >>> PLUG IN: your engine's name, version, profile; `overrides` for the variants
-    // whose reading differs from the profile's; for each variant the readings it
-    // implements (variants left out: only the reading it plays); and `capabilities`,
-    // the parts of the game it implements (left out: all of them). PROTOCOL.md, "hello".
+    // >>> PLUG IN: what your engine plays and implements (PROTOCOL.md, `hello`).
     return {
       protocol: 1,
       name: "toy-engine-js",
       version: "0.0.1",
+      // the profile it plays: "literal" or "federation"
       profile: "literal",
+      // variant -> the reading it plays where that differs from the profile,
+      // e.g. {sun_overcall: "earlier_seat_priority"}
+      overrides: {},
+      // variant -> every reading it can play when a start asks for it (the one it plays
+      // among them); a variant left out: only the reading it plays
       readings: {},
+      // the parts of the game it implements (the toy: none). All of them: "raises",
+      // "raise_triple", "raise_four", "raise_gahwa", "ashkal", "second_session", "redeal",
+      // "pass_only_turns", "projects", "declarations", "game_score".
+      capabilities: [],
     };
   }
 
