@@ -17,18 +17,16 @@ import fnmatch
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from ..conformance.mutants.catalogue import MUTANTS, Mutant
+from ..conformance.mutants.run import KillReport, PackError, Verdict, run_mutants
 from . import extras
 from . import spec_mutants_command as spec_commands
 from .console import console as make_console
-
-if TYPE_CHECKING:
-    from ..conformance.mutants.run import KillReport, Verdict
 
 
 def register(conform_commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -167,8 +165,6 @@ def run_command(args: argparse.Namespace) -> int:
     profile = args.profile[0] if args.profile else "literal"
     if args.list:
         return list_mutants(console, args.only)
-    from ..conformance.mutants.run import PackError, run_mutants  # builds: lark and black
-
     mutants = select(args.only)
     if not mutants:
         console.print(f"baloot conform mutants: --only {' '.join(args.only)}: no mutant matches")
