@@ -20,15 +20,22 @@ Exit status: 0 no new group; 1 new groups of disagreements; 2 usage error
 (bad option, unreadable known file, a --profile the engine cannot play);
 3 the engine failed the handshake (did not start, no hello within
 --start-timeout seconds, a hello that cannot be read); 4 the engine refused
-to start a game with the readings it declared.
+to start a game with the readings it declared; 130 stopped by Ctrl-C or
+SIGTERM, at any moment: every engine is stopped, and the tally of the games
+played so far, the groups found and the cases shrunk so far are reported
+(each case is written to --out as soon as it is shrunk; on the stop, the new
+groups not yet shrunk are written as found).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import shlex
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,11 +52,14 @@ from ..conformance.fuzz.campaign import (
 )
 from ..conformance.fuzz.casefile import case_from_replay, case_id_for, write_case_file
 from ..conformance.fuzz.known import KnownFileError, read_known_file
+from ..conformance.harness.declared import capabilities_text
+from ..conformance.harness.engine_process import deferred_interrupts, stop_all
 from ..conformance.harness.variants import load_register
 from .console import console as make_console
 from .options import add_jobs, add_shard, parse_shard, workers
 
 EXIT_AGREE, EXIT_NEW_GROUPS, EXIT_USAGE, EXIT_HANDSHAKE, EXIT_START_REFUSED = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = 130
 
 
 def register(subparsers: Any) -> None:
@@ -167,6 +177,8 @@ def groups_table(report: FuzzReport, written: dict[str, Path | None]) -> Table:
             continue
         shrunk = group.shrunk or group.example
         size = f"{shrunk.actions} action(s), {len(shrunk.rounds)} round(s)"
+        if group.shrunk is None and report.interrupted:
+            size += " (not shrunk)"
         path = written.get(group.signature)
         table.add_row(
             group.signature,
@@ -178,6 +190,33 @@ def groups_table(report: FuzzReport, written: dict[str, Path | None]) -> Table:
     return table
 
 
+class _Stop:
+    """Ctrl-C and SIGTERM during the run: the first raises KeyboardInterrupt (the campaign
+    stops, every engine killed); any later one, or one once the games are done, is noted
+    only, so nothing interrupts the stopping or the report."""
+
+    def __init__(self) -> None:
+        self.raising = True
+        self.caught: int | None = None
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.caught = self.caught or signum
+        if self.raising:
+            self.raising = False
+            raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _stopping(stop: _Stop) -> Iterator[None]:
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGINT,
+                                                                   signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def run_command(args: argparse.Namespace) -> int:
     console = make_console(stderr=True)
     try:
@@ -186,31 +225,56 @@ def run_command(args: argparse.Namespace) -> int:
     except (ValueError, KnownFileError) as exc:
         console.print(f"baloot fuzz: {exc}", markup=False, highlight=False, soft_wrap=True)
         return EXIT_USAGE
-    try:
-        report = run_campaign(
-            settings,
-            jobs=max(1, workers(args.jobs)),
-            do_shrink=not args.no_shrink,
-            shrink_seconds=args.shrink_seconds,
-            known=known,
-        )
-    except ProfileNotImplemented as exc:
-        console.print(f"baloot fuzz: {exc}", markup=False, highlight=False, soft_wrap=True)
-        return EXIT_USAGE
-    except HandshakeFailed as exc:
-        console.print(f"baloot fuzz: {exc}", markup=False, highlight=False, soft_wrap=True)
-        return EXIT_HANDSHAKE
-    except StartRefused as exc:
-        console.print(f"baloot fuzz: {exc}", markup=False, highlight=False, soft_wrap=True)
-        return EXIT_START_REFUSED
+    stop = _Stop()
+    report = FuzzReport(known=known)
+    written: dict[str, Path | None] = {}
+
+    def shrunk(group: Group) -> None:  # written at once: a stop later leaves it
+        if args.out is not None:
+            written[group.signature] = write_case_file(args.out, group_case(group, args.engine))
+
+    with _stopping(stop):
+        try:
+            run_campaign(
+                settings,
+                jobs=max(1, workers(args.jobs)),
+                do_shrink=not args.no_shrink,
+                shrink_seconds=args.shrink_seconds,
+                known=known,
+                on_shrunk=shrunk,
+                report=report,
+            )
+            stop.raising = False
+        except ProfileNotImplemented as exc:
+            console.print(f"baloot fuzz: {exc}", markup=False, highlight=False, soft_wrap=True)
+            return EXIT_USAGE
+        except HandshakeFailed as exc:
+            console.print(f"baloot fuzz: {exc}", markup=False, highlight=False, soft_wrap=True)
+            return EXIT_HANDSHAKE
+        except StartRefused as exc:
+            console.print(f"baloot fuzz: {exc}", markup=False, highlight=False, soft_wrap=True)
+            return EXIT_START_REFUSED
+        except KeyboardInterrupt:  # as the campaign returned
+            report.interrupted = True
+            stop_all()
+        finally:
+            stop.raising = False
+        with deferred_interrupts():
+            if stop.caught is not None:
+                report.interrupted = True
+            return _report(console, report, args, settings.games)
+
+
+def _report(console: Any, report: FuzzReport, args: argparse.Namespace, planned: int) -> int:
+    """The tally, the groups and their cases (written or printed); the exit status."""
     declared = report.declared
-    assert declared is not None
-    console.print(
-        f"engine {report.hello.get('name', '?')}: {declared.profile} profile, capabilities "
-        + (", ".join(sorted(declared.capabilities)) or "none"),
-        highlight=False,
-        markup=False,
-    )
+    if declared is not None:
+        console.print(
+            f"engine {report.hello.get('name', '?')}: {declared.profile} profile, capabilities "
+            + capabilities_text(declared.capabilities),
+            highlight=False,
+            markup=False,
+        )
     console.print(
         f"played {report.games} game(s), {report.rounds} round(s), {report.actions} action(s) "
         f"in {report.seconds:.1f} s: {report.games_per_second:.1f} games/s",
@@ -222,17 +286,28 @@ def run_command(args: argparse.Namespace) -> int:
             + ", ".join(f"{cap} {n}" for cap, n in sorted(report.ended.items())),
             highlight=False,
         )
-    for signature in report.unseen_known:
-        console.print(f"known difference not seen this run: {signature}", highlight=False)
-    if not report.groups:
+    if not report.interrupted:
+        for signature in report.unseen_known:
+            console.print(f"known difference not seen this run: {signature}", highlight=False)
+    if report.groups:
+        written = write_cases(report, args.out, args.engine)
+        console.print(groups_table(report, written))
+        if args.out is not None and report.new_groups:
+            console.print(f"cases written to {args.out}", highlight=False)
+        console.print(
+            f"{len(report.groups)} group(s) of disagreements, {len(report.new_groups)} new",
+            highlight=False,
+        )
+    elif not report.interrupted:
         console.print("no disagreement")
-        return EXIT_AGREE
-    written = write_cases(report, args.out, args.engine)
-    console.print(groups_table(report, written))
-    if args.out is not None and report.new_groups:
-        console.print(f"cases written to {args.out}", highlight=False)
-    new = report.new_groups
-    console.print(
-        f"{len(report.groups)} group(s) of disagreements, {len(new)} new", highlight=False
-    )
-    return EXIT_NEW_GROUPS if new else EXIT_AGREE
+    if report.interrupted:
+        shrunk = sum(1 for g in report.new_groups if g.shrunk is not None)
+        console.print(
+            f"interrupted after {report.games} of {planned} game(s)"
+            + (f", {shrunk} of {len(report.new_groups)} new group(s) shrunk"
+               if report.shrinking else "")
+            + (" (before the handshake was done)" if report.declared is None else ""),
+            highlight=False,
+        )
+        return EXIT_INTERRUPTED
+    return EXIT_NEW_GROUPS if report.new_groups else EXIT_AGREE

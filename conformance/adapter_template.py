@@ -72,14 +72,24 @@ class Session:
         self.engine: ToyEngine | None = None
 
     def hello(self, request: dict[str, Any]) -> dict[str, Any]:
-        # >>> PLUG IN: your engine's name, version, profile, and for each variant
-        # the readings it implements (variants left out: only the profile's reading).
+        # >>> PLUG IN: what your engine plays and implements (PROTOCOL.md, `hello`).
         return {
             "protocol": 1,
             "name": "toy-engine",
             "version": "0.0.1",
+            # the profile it plays: "literal" or "federation"
             "profile": "literal",
+            # variant -> the reading it plays where that differs from the profile,
+            # e.g. {"sun_overcall": "earlier_seat_priority"}
+            "overrides": {},
+            # variant -> every reading it can play when a start asks for it (the one it
+            # plays among them); a variant left out: only the reading it plays
             "readings": {},
+            # the parts of the game it implements; a part left out is one it lacks (an
+            # empty or missing list: none). All of them: "raises", "raise_triple",
+            # "raise_four", "raise_gahwa", "ashkal", "second_session", "redeal",
+            # "pass_only_turns", "projects", "declarations", "game_score".
+            "capabilities": [],
         }
 
     def start(self, request: dict[str, Any]) -> dict[str, Any]:

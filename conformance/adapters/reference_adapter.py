@@ -37,6 +37,7 @@ from ...reference_impl.notation import action_text
 from ...reference_impl.plain import to_plain
 from ...reference_impl.readings import VARIANTS
 from ..harness.collector import collect_less
+from ..harness.declared import CAPABILITIES
 from ..harness.engine_process import PROTOCOL_VERSION
 from ..harness.json_input import compact_json, strict_json
 from ..harness.variants import load_register
@@ -273,6 +274,8 @@ class Adapter:
             "profile": "literal",
             # The reference engine is generated from the spec: every reading of every variant.
             "readings": self.readings,
+            # and every part of the game (a capability left out of the list is one lacked)
+            "capabilities": list(CAPABILITIES),
             "batch": True,  # it answers `batch` requests
         }
 

@@ -15,12 +15,21 @@ for the groups the known-differences file lists. With several jobs, worker
 processes (each with its own engine process) play the games and shrink the
 groups; results are read in game order, so the example of a group is the
 same whatever the number of jobs.
+
+Ctrl-C or SIGTERM (a `KeyboardInterrupt` in this process, as `baloot conform`
+reads it) stops the campaign at once, at any moment: every engine is killed
+(the workers' with them: each kills its own on SIGTERM, and ignores Ctrl-C,
+which its parent acts on), and the report holds the games played and the
+groups shrunk so far, `interrupted` set.
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import multiprocessing
+import os
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator
@@ -31,7 +40,7 @@ from typing import Any
 
 from ..harness.collector import collect_less, fewer_collections
 from ..harness.declared import DeclarationError, Declared, declared_from_hello
-from ..harness.engine_process import EngineError, EngineProcess
+from ..harness.engine_process import HANDSHAKE, EngineError, EngineProcess, stop_all
 from ..harness.protocol_notation import ALL_CARDS
 from ..harness.variants import load_register
 from .driver import (
@@ -101,6 +110,8 @@ class FuzzReport:
     hello: dict[str, Any] = field(default_factory=dict)
     declared: Declared | None = None
     known: dict[str, str] = field(default_factory=dict)
+    interrupted: bool = False  # stopped by Ctrl-C or SIGTERM: what is here is what was done
+    shrinking: bool = False  # the games were all played and the groups being shrunk
 
     @property
     def games_per_second(self) -> float:
@@ -150,6 +161,8 @@ def handshake(settings: Settings) -> tuple[dict[str, Any], Declared]:
                 {"type": "start", "setup": setup}, timeout=settings.start_timeout
             )
         except EngineError as exc:
+            if exc.reason == HANDSHAKE:  # a second hello reply, read now
+                raise HandshakeFailed(f"the engine failed the handshake: {exc.detail}") from None
             raise StartRefused(
                 f"the engine failed to start a game under {played}: {exc.reason}: {exc.detail}"
             ) from None
@@ -201,8 +214,25 @@ def _worker_here(settings: Settings, declared: Declared) -> Iterator[None]:
 
 
 def _init_pool_worker(settings: Settings, declared: Declared) -> None:
+    # Ctrl-C reaches every process of the terminal's group: the parent acts on it and
+    # ends the workers with SIGTERM, on which each kills its engine and ends at once.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _worker_stopped)
     _init_worker(settings, declared)
     collect_less()  # for the worker's life: it only replays
+
+
+def _worker_stopped(signum: int, frame: object) -> None:
+    stop_all()
+    os._exit(128 + signum)
+
+
+def _stop_workers() -> None:
+    """End the worker processes at once (SIGTERM: each kills its engine first)."""
+    for worker in multiprocessing.active_children():
+        with contextlib.suppress(OSError):
+            if worker.pid is not None:
+                os.kill(worker.pid, signal.SIGTERM)
 
 
 def _reference() -> ReferenceEndpoint:
@@ -227,7 +257,7 @@ def _play(indices: list[int]) -> list[tuple[int, Replay]]:
 
 def _played(
     settings: Settings, declared: Declared, jobs: int, indices: list[int]
-) -> Iterator[tuple[int, Replay]]:
+) -> Generator[tuple[int, Replay], None, None]:
     """Every game's replay, in game order: in this process one by one as each is played,
     or in blocks of `BLOCK` games from the workers."""
     if jobs <= 1 or len(indices) <= 1:
@@ -267,7 +297,7 @@ def _shrink_one(job: tuple[Replay, int, float]) -> tuple[Replay, ShrinkStats]:
 
 def _pooled(
     settings: Settings, declared: Declared, jobs: int, work: Callable[[Any], Any], items: list[Any]
-) -> Iterator[Any]:
+) -> Generator[Any, None, None]:
     if jobs <= 1 or len(items) <= 1:
         with _worker_here(settings, declared):
             for item in items:
@@ -282,6 +312,9 @@ def _pooled(
         results = pool.map(work, items)
         try:
             yield from results
+        except KeyboardInterrupt:
+            _stop_workers()  # not to wait for their work in hand
+            raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -295,40 +328,67 @@ def run_campaign(
     shrink_seconds: float = 60.0,
     known: dict[str, str] | None = None,
     on_game: Callable[[int, Replay], None] | None = None,
+    on_shrunk: Callable[[Group], None] | None = None,
+    report: FuzzReport | None = None,
 ) -> FuzzReport:
-    """Play every game of the settings; group the disagreements; shrink the new groups.
+    """Play every game of the settings; group the disagreements; shrink the new groups
+    (`on_shrunk` is told of each as it is done).
 
-    Raises HandshakeFailed or StartRefused before any game when the engine cannot play."""
-    report = FuzzReport(known=dict(known or {}))
-    report.hello, report.declared = handshake(settings)
+    Raises HandshakeFailed or StartRefused before any game when the engine cannot play.
+    Ctrl-C or SIGTERM (KeyboardInterrupt) stops it with every engine killed; the report
+    (`report`, filled as the campaign goes, so a caller holds it should the interrupt
+    come as this returns) is what was done, `interrupted` set."""
+    report = report if report is not None else FuzzReport()
+    report.known = dict(known or report.known)
     began = time.monotonic()
-    indices = list(itertools.islice(settings.indices(), settings.games))
-    for index, result in _played(settings, report.declared, jobs, indices):
-        report.games += 1
-        report.rounds += len(result.rounds)
-        report.actions += result.actions
-        if result.ended:
-            report.ended[result.ended] += 1
-        if on_game:
-            on_game(index, result)
-        signature = result.signature
-        if signature is None:
-            continue
-        group = report.groups.get(signature)
-        if group is None:
-            group = Group(signature, 0, index, result, report.known.get(signature))
-            report.groups[signature] = group
-        group.count += 1
-    report.seconds = time.monotonic() - began
-    if do_shrink:
-        pending = report.new_groups
-        shrunk = _pooled(
-            settings,
-            report.declared,
-            jobs,
-            _shrink_one,
-            [(g.example, shrink_attempts, shrink_seconds) for g in pending],
-        )
-        for group, (best, stats) in zip(pending, shrunk, strict=True):
-            group.shrunk, group.shrink_stats = best, stats
+    running: list[Generator[Any, None, None]] = []
+    try:
+        report.hello, report.declared = handshake(settings)
+        began = time.monotonic()
+        indices = list(itertools.islice(settings.indices(), settings.games))
+        running.append(_played(settings, report.declared, jobs, indices))
+        for index, result in running[-1]:
+            _tally(report, index, result)
+            if on_game:
+                on_game(index, result)
+        report.seconds = time.monotonic() - began
+        if do_shrink:
+            report.shrinking = True
+            pending = report.new_groups
+            running.append(_pooled(
+                settings,
+                report.declared,
+                jobs,
+                _shrink_one,
+                [(g.example, shrink_attempts, shrink_seconds) for g in pending],
+            ))
+            for group, (best, stats) in zip(pending, running[-1], strict=True):
+                group.shrunk, group.shrink_stats = best, stats
+                if on_shrunk:
+                    on_shrunk(group)
+    except KeyboardInterrupt:
+        report.interrupted = True
+        stop_all()  # first: the games' replies due are not waited for
+        _stop_workers()
+    finally:
+        for work in reversed(running):
+            work.close()
+        if not report.shrinking:
+            report.seconds = time.monotonic() - began
     return report
+
+
+def _tally(report: FuzzReport, index: int, result: Replay) -> None:
+    report.games += 1
+    report.rounds += len(result.rounds)
+    report.actions += result.actions
+    if result.ended:
+        report.ended[result.ended] += 1
+    signature = result.signature
+    if signature is None:
+        return
+    group = report.groups.get(signature)
+    if group is None:
+        group = Group(signature, 0, index, result, report.known.get(signature))
+        report.groups[signature] = group
+    group.count += 1

@@ -258,17 +258,23 @@ class PlanSender:
 
     def settle(self) -> None:
         """Read the replies still due and drop them (the plans are not used); an engine that
-        fails to give them is killed. The sender is then as new."""
+        fails to give them, or that no longer waits for them (killed, or stopped by Ctrl-C
+        between a batch sent and its count kept), is killed. The sender is then as new."""
         try:
             while self.sizes and self.failed is None:
                 self.sizes.popleft()
                 self.engine.collect()
+            if self.engine.awaiting:  # posted, never counted here
+                self.engine.kill()
         except EngineError:
             self.engine.kill()
-        if self.failed is not None:
-            self.engine.kill()  # its batches may be answered yet: not to meet a later request
-        self.sizes.clear()
-        self.waiting, self.game, self.failed = [], SentGame(0), None
+        except RuntimeError:  # counted here, no longer posted: the engine was killed
+            self.engine.kill()
+        finally:
+            if self.failed is not None:
+                self.engine.kill()  # its batches may be answered yet: not to meet a later one
+            self.sizes.clear()
+            self.waiting, self.game, self.failed = [], SentGame(0), None
 
     def _send(self, count: int) -> None:
         try:

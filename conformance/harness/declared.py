@@ -8,7 +8,7 @@ An engine declares:
 - `readings` (optional): variant -> every reading it can play when a `start`
   asks for it; a variant left out is implemented in its played reading only;
 - `capabilities` (optional): the parts of the game it implements
-  (`CAPABILITIES`); left out, it claims them all.
+  (`CAPABILITIES`); left out, none of them: an engine claims only what it names.
 
 A case applies when every reading it pins is one the engine implements and
 every capability it needs is one the engine has. A case that pins nothing
@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..protocol.schemas import validator
+from .json_input import compact_json
 from .pack import pin_readings
 from .variants import Register
 
@@ -125,6 +127,10 @@ def declared_from_hello(
                 f"add it, or name the reading played in `overrides`"
             )
         implemented[variant] = frozenset(readings)
+    capabilities = _capabilities(hello.get("capabilities"))
+    problems = schema_problems(hello)  # the rest of the hello (`batch`, `name`, ...)
+    if problems:
+        raise DeclarationError("; ".join(dict.fromkeys(problems)))
     if profile is not None:
         if profile not in register.profiles:
             raise DeclarationError(
@@ -136,16 +142,32 @@ def declared_from_hello(
         own,
         plays,
         implemented,
-        _capabilities(hello.get("capabilities")),
+        capabilities,
         register.readings_of(own),
     )
 
 
+def capabilities_text(capabilities: frozenset[str] | set[str]) -> str:
+    """An engine's capabilities in the words `conform` and `fuzz` print them in: `all`,
+    `none`, or `all but X, Y`."""
+    lacking = sorted(set(CAPABILITIES) - set(capabilities))
+    if not lacking:
+        return "all"
+    if len(lacking) == len(CAPABILITIES):
+        return "none"
+    return "all but " + ", ".join(lacking)
+
+
 def _capabilities(capabilities: Any) -> frozenset[str]:
-    if capabilities is None:
-        return frozenset(CAPABILITIES)
+    if capabilities is None:  # an engine claims only what it names (PROTOCOL.md)
+        return frozenset()
     if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
         raise DeclarationError("capabilities: expected a list of capability names")
+    twice = sorted({c for c in capabilities if capabilities.count(c) > 1})
+    if twice:
+        raise DeclarationError(
+            f"capabilities: {', '.join(twice)} listed more than once; expected each once"
+        )
     unknown = sorted(set(capabilities) - set(CAPABILITIES))
     if unknown:
         raise DeclarationError(
@@ -153,6 +175,54 @@ def _capabilities(capabilities: Any) -> frozenset[str]:
             + ", ".join(CAPABILITIES)
         )
     return frozenset(capabilities)
+
+
+def schema_problems(hello: Mapping[str, Any]) -> list[str]:
+    """How a hello breaks its schema (`schema/hello.reply.json`, read strictly: `true` is
+    no number, `"yes"` no boolean), one line a field: the field and what it should be."""
+    problems: list[str] = []
+    for error in sorted(validator("hello.reply").iter_errors(dict(hello)),
+                        key=lambda e: [str(p) for p in e.path]):
+        field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}"
+                        for p in error.absolute_path).lstrip(".")
+        if error.validator == "required":  # the transport's fields are read with the
+            continue  # reply, `profile` below; a hello may be given without them
+        problems.append(f"{field or 'the hello'}: "
+                        f"{_expected(error.validator, error.validator_value)}, "
+                        f"not {_json_text(error.instance)}")
+    return problems
+
+
+_TYPE_WORDS = {"integer": "a whole number", "string": "a text", "boolean": "true or false",
+               "object": "an object", "array": "a list", "number": "a number"}
+
+
+def _expected(keyword: Any, value: Any) -> str:
+    """What a schema keyword asks for, in words."""
+    if keyword == "type":
+        return "expected " + _TYPE_WORDS.get(str(value), str(value))
+    if keyword == "required":
+        return "expected the fields " + ", ".join(map(str, value))
+    if keyword == "uniqueItems":
+        return "expected each item once"
+    if keyword == "enum":
+        return "expected one of " + ", ".join(map(str, value))
+    if keyword == "const":
+        return f"expected {_json_text(value)}"
+    if keyword == "minimum":
+        return f"expected at least {value}"
+    if keyword == "minItems":
+        return f"expected at least {value} item(s)"
+    return f"expected {keyword} {_json_text(value)}"
+
+
+def _json_text(value: Any, limit: int = 80) -> str:
+    try:
+        text = compact_json(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
 
 
 def _mapping(value: Any, field: str) -> dict[str, Any]:

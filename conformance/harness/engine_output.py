@@ -50,6 +50,12 @@ class ThreadLines:
         self.thread.join(timeout)
         return not self.thread.is_alive()
 
+    def ended(self, wait: float) -> bool:
+        """Whether the output has ended (every process holding the pipe closed it or
+        exited), waiting at most `wait` seconds for it to."""
+        self.thread.join(wait)
+        return not self.thread.is_alive()
+
     def take(self, timeout: float) -> object | None:
         """The next item, waiting at most `timeout` seconds (0: not at all); None if none."""
         try:
@@ -92,6 +98,24 @@ class PipeLines:
 
     def released(self, timeout: float) -> bool:
         return True  # no thread blocks on the stream
+
+    def ended(self, wait: float) -> bool:
+        """Whether the output has ended (every process holding the pipe closed it or
+        exited), waiting at most `wait` seconds for it to; what is read meanwhile is kept."""
+        deadline = time.monotonic() + wait
+        while not self._ended:
+            left = deadline - time.monotonic()
+            try:
+                ready = self._poll.poll(max(0, math.ceil(1000 * left)))
+                chunk = os.read(self._fd, _CHUNK) if ready else None
+            except (OSError, ValueError):
+                chunk = b""
+            if chunk is None:
+                return False
+            if not chunk:
+                self._ended = True
+            self._pending += chunk
+        return True
 
     def take(self, timeout: float) -> object | None:
         """The next item, waiting at most `timeout` seconds (0: not at all); None if none."""

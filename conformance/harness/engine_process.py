@@ -7,9 +7,9 @@ a line longer than `max_line_bytes`, or more than `max_pending_lines` lines
 queued by a reader thread, is a flood: reading stops and the process is to be
 killed; a line nobody asked for is an error at the next request. A thread
 keeps the last few KiB of stderr for the report. Every request waits at most
-`timeout` seconds for its reply. A reply read once the engine has exited is
-an `exited` error, never a verdict: it came from a process the engine left
-behind holding its stdout.
+`timeout` seconds for its reply. A reply read once the engine has exited,
+while its stdout is still held open, is an `exited` error, never a verdict: it
+came from a process the engine left behind.
 
 What `kill` ends (`_stop_group`, `_sweep`): on POSIX the engine runs in a
 session of its own, which is killed as a process group; where `/proc` can be
@@ -25,10 +25,10 @@ between two looks; one running as another user; on POSIX without `/proc`
 (macOS, the BSDs) any process that leaves the engine's process group. Every
 engine still running when the interpreter exits is killed (`stop_all`, at exit).
 
-The hello reply is read against its schema (`schema/hello.reply.json`),
-strictly (`true` is no protocol number), whatever `validate` says; a second
-hello reply is a `handshake` error, and after `MAX_SAME_HANDSHAKE_FAILURES`
-launches that end so, `start` launches the engine no more.
+The hello's `protocol` is read strictly (`true` is no protocol 1; the rest of
+the hello is `declared.py`'s to read); a second hello reply is a `handshake`
+error, and after `MAX_SAME_HANDSHAKE_FAILURES` launches that end so, `start`
+launches the engine no more.
 
 A reply is read strictly: JSON text in UTF-8, an object, no NaN or infinity,
 no number too large for a double, no lone surrogate in a text, nested at most
@@ -52,7 +52,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from ..protocol.schemas import reply_errors, request_errors, validator
+from ..protocol.schemas import reply_errors, request_errors
 from . import engine_output as output
 from .engine_output import PipeLines, ThreadLines, lines_of
 from .json_input import compact_json, strict_json
@@ -81,6 +81,9 @@ MAX_SAME_HANDSHAKE_FAILURES = 3
 # starts inherits: how a process it left behind is known as its (`_sweep`).
 RUN_VARIABLE = "BALOOT_ENGINE_RUN"
 LOOK_EVERY = 1.0  # seconds between two readings of a running engine's descendants
+# Seconds the output of an engine that has exited gets to end, before a reply read then
+# is taken for the reply of a process it left behind, not its own
+AFTER_EXIT = 0.2
 
 
 class EngineError(Exception):
@@ -179,8 +182,11 @@ class EngineProcess:
         except BaseException:
             self.kill()
             raise
+        problem = None
+        protocol = reply.get("protocol")
+        if type(protocol) is not int or protocol != PROTOCOL_VERSION:  # true is not 1
+            problem = f"engine speaks protocol {protocol!r}, the runner {PROTOCOL_VERSION}"
         try:
-            problem = hello_problem(reply)
             if problem is None:
                 self._nothing_after_hello()
         except EngineError as exc:
@@ -377,7 +383,9 @@ class EngineProcess:
             raise EngineError(FLOOD, self._flood_detail())
         assert isinstance(item, bytes)
         self.transcript.append(f"< {_clip(item)}")
-        if self._proc is not None and self._proc.poll() is not None:
+        if self._proc is not None and self._proc.poll() is not None and not self._stdout.ended(
+            AFTER_EXIT
+        ):  # the engine has exited and something else still holds its stdout
             raise self._exit_error(
                 "before this reply, which came from a process it left behind holding its "
                 f"stdout: {_clip(item)}"
@@ -436,49 +444,6 @@ class EngineProcess:
             f"engine printed a line longer than {self.max_line_bytes} bytes or more than "
             f"{self.max_pending_lines} unread lines"
         )
-
-
-def hello_problem(reply: dict[str, Any]) -> str | None:
-    """What makes a hello reply unreadable, in one line naming each field at fault and
-    what it should be (its schema, read strictly), or its protocol the runner's not."""
-    problems = []
-    for error in sorted(validator("hello.reply").iter_errors(reply), key=lambda e: list(e.path)):
-        field = ".".join(str(p) for p in error.absolute_path) or "the reply"
-        problems.append(f"{field}: {_expected(error.validator, error.validator_value)}"
-                        f", not {_json_text(error.instance)}")
-    if problems:
-        return "the hello reply breaks its schema (hello.reply.json): " + "; ".join(problems)
-    if reply["protocol"] != PROTOCOL_VERSION:
-        return f"engine speaks protocol {reply['protocol']!r}, the runner {PROTOCOL_VERSION}"
-    return None
-
-
-_TYPE_WORDS = {"integer": "a whole number", "string": "a text", "boolean": "true or false",
-               "object": "an object", "array": "a list", "number": "a number"}
-
-
-def _expected(keyword: Any, value: Any) -> str:
-    """What a schema keyword asks for, in words."""
-    if keyword == "type":
-        return "expected " + _TYPE_WORDS.get(str(value), str(value))
-    if keyword == "required":
-        return "expected the fields " + ", ".join(map(str, value))
-    if keyword == "uniqueItems":
-        return "expected each item once"
-    if keyword == "enum":
-        return "expected one of " + ", ".join(map(str, value))
-    if keyword == "const":
-        return f"expected {_json_text(value)}"
-    if keyword == "minimum":
-        return f"expected at least {value}"
-    if keyword == "minItems":
-        return f"expected at least {value} item(s)"
-    return f"expected {keyword} {_json_text(value)}"
-
-
-def _json_text(value: Any, limit: int = 80) -> str:
-    text = compact_json(value) if not isinstance(value, dict) or len(value) < 20 else "{...}"
-    return printable(text if len(text) <= limit else text[:limit] + "...")
 
 
 MAX_REPLY_DEPTH = 32  # the protocol's deepest reply (a result's projects' cards) is 6

@@ -54,8 +54,10 @@ def test_a_hello_declares_a_mix_of_readings_and_capabilities() -> None:
         "rounding": "each_team",
         "sun_overcall": "last_caller_wins",
     }
-    # left out, capabilities are all claimed
-    assert declared_from_hello(_hello(), register).capabilities == frozenset(CAPABILITIES)
+    # left out, no capability is claimed: an engine claims what it names, and no more
+    assert declared_from_hello(_hello(), register).capabilities == frozenset()
+    every = declared_from_hello(_hello(capabilities=list(CAPABILITIES)), register)
+    assert every.capabilities == frozenset(CAPABILITIES)
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,11 @@ def reply_to(request: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
             "version": "1",
             "profile": "literal",
             "readings": {"rounding": ["each_team", "bidder_takes_rest"]},
+            "capabilities": [
+                "raises", "raise_triple", "raise_four", "raise_gahwa", "ashkal",
+                "second_session", "redeal", "pass_only_turns", "projects", "declarations",
+                "game_score",
+            ],
         }
     if kind == "start":
         game.clear()
