@@ -184,7 +184,10 @@ class EngineProcess:
             raise
         problem = None
         protocol = reply.get("protocol")
-        if type(protocol) is not int or protocol != PROTOCOL_VERSION:  # true is not 1
+        if type(protocol) is not int:  # true is not 1
+            problem = (f"the hello's protocol: expected the whole number {PROTOCOL_VERSION}, "
+                       f"not {_clip(compact_json(protocol).encode())}")
+        elif protocol != PROTOCOL_VERSION:
             problem = f"engine speaks protocol {protocol!r}, the runner {PROTOCOL_VERSION}"
         try:
             if problem is None:
