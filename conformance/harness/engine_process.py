@@ -186,7 +186,7 @@ class EngineProcess:
         protocol = reply.get("protocol")
         if type(protocol) is not int:  # true is not 1
             problem = (f"the hello's protocol: expected the whole number {PROTOCOL_VERSION}, "
-                       f"not {_clip(compact_json(protocol).encode())}")
+                       f"not {printable(compact_json(protocol)[:80])}")
         elif protocol != PROTOCOL_VERSION:
             problem = f"engine speaks protocol {protocol!r}, the runner {PROTOCOL_VERSION}"
         try:
