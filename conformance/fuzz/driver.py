@@ -60,8 +60,9 @@ from .normal import (
     compared_state_fields,
     differing,
     normal_legal,
-    normal_result,
+    normal_results,
     normal_state,
+    normal_states,
     protocol_result,
 )
 
@@ -375,8 +376,7 @@ class _Duel:
         fields = compared_state_fields(actual, self.unsent_state)
         if all(as_asked.get(k, MISSING) == actual.get(k, MISSING) for k in fields):
             return
-        e = normal_state(as_asked, fields)
-        a = normal_state(actual, fields)
+        e, a = normal_states(as_asked, actual, fields)
         for side in (e, a):
             if isinstance(side.get("phase"), str):
                 side["phase"] = limits.phase_seen(side["phase"], self.caps)
@@ -404,7 +404,8 @@ class _Duel:
             return state
         out = dict(state)
         for key, skipped in self.skipped.items():
-            if skipped and isinstance(out.get(key), list) and actual.get(key) != out[key]:
+            if (skipped and isinstance(out.get(key), list)
+                    and normal_state(actual, [key]) != normal_state(out, [key])):
                 out[key] = [c for i, c in enumerate(out[key]) if i not in skipped]
         return out
 
@@ -415,7 +416,7 @@ class _Duel:
             raise _Ended("projects")
         actual = self.eut_read("result", phase).get("result")
         unsent = self.unsent_result
-        e, a = normal_result(expected, unsent), normal_result(actual, unsent)
+        e, a = normal_results(expected, actual, unsent)
         if e != a:
             diff = differing(e, a) if isinstance(a, dict) else [k for k in e]
             mode = (expected.get("contract") or {}).get("kind")
@@ -682,9 +683,8 @@ class _Duel:
             return  # as sent before: the same normal forms (speed: a refusal changes nothing)
         after_legal = normal_legal(after_reply)
         fields = compared_state_fields(after_state, self.unsent_state)
-        if normal_state(after_state, fields) != normal_state(
-            before_state, fields
-        ) or after_legal != normal_legal(self.engine_legal):
+        before, after = normal_states(before_state, after_state, fields)
+        if after != before or after_legal != normal_legal(self.engine_legal):
             raise _Stop(
                 Disagreement(
                     "changed_after_refusal",

@@ -1,20 +1,24 @@
-"""Normal forms of legal sets, states and results, so that two engines' replies
-compare equal whenever the protocol says they mean the same: the order of a
-hand, of a legal set and of a project's cards is free, and only the protocol's
-fields count.
+"""The fuzzer's comparisons, in the protocol's normal form (`protocol/normal_form.py`,
+read from the schemas): two engines' replies compare equal whenever the protocol says
+they mean the same (a free order, such as a hand's or a legal set's, sorted; the fields
+an engine adds dropped at any depth; an optional field compared only when both send
+it). On top of it, what only the fuzzer needs: a declaration's cards in any order when
+an action is matched, the legal set cut to the actions the reference offers, and the
+fields of a state or result kept in turn, with `MISSING` for one not sent.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Iterable
 from typing import Any
 
+from ..protocol import normal_form
+from ..protocol.fields import protocol_fields
+from ..protocol.normal_form import RESULT, STATE, normal
 from ..protocol.schemas import result_fields, state_fields
 
 STATE_REQUIRED, STATE_OPTIONAL = state_fields()
 RESULT_FIELDS = result_fields()
-CONTRACT_FIELDS = ("kind", "trump", "bidder")
 MISSING = "<missing>"
 
 
@@ -48,43 +52,26 @@ def normal_legal(reply: dict[str, Any], keep: Iterable[str] | None = None) -> di
     if keep is not None:
         kept = set(keep)
         actions = [a for a in actions if a in kept]
-    return {"player": reply.get("player"), "actions": sorted(action_key(a) for a in actions)}
+    legal = normal_form.normal_legal({**reply, "actions": [action_key(a) for a in actions]})
+    return {"player": legal["player"], "actions": legal["actions"]}
 
 
-def _projects(value: Any) -> Any:
-    if not isinstance(value, list):
-        return value
-    return sorted(
-        json.dumps(
-            {**p, "cards": _sorted(p["cards"]) if isinstance(p.get("cards"), list)
-             else p.get("cards", [])} if isinstance(p, dict) else p,
-            sort_keys=True,
-        )
-        for p in value
-    )
+def normal_state(state: dict[str, Any], fields: Iterable[str],
+                 drop: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The state's `fields` in the normal form, `MISSING` for one not sent (or dropped:
+    `drop` holds the paths of optional fields, `/bids`, `/contract/ashkal`, not to
+    compare)."""
+    whole = normal(state, STATE, drop)
+    return {key: whole.get(key, MISSING) for key in fields}
 
 
-def _sorted(items: list[Any]) -> list[Any]:
-    """A hand in order; an engine's hand of things that do not compare (a number beside a
-    card) in the order of their JSON text, so the difference is shown, not a TypeError."""
-    try:
-        return sorted(items)
-    except TypeError:
-        return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
-
-
-def normal_state(state: dict[str, Any], fields: Iterable[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key in fields:
-        value = state.get(key, MISSING)
-        if key == "hands" and isinstance(value, list):
-            value = [_sorted(h) if isinstance(h, list) else h for h in value]
-        elif key == "contract" and isinstance(value, dict):
-            value = {k: value.get(k) for k in CONTRACT_FIELDS}
-        elif key == "declarations":
-            value = _projects(value)
-        out[key] = value
-    return out
+def normal_states(expected: dict[str, Any], actual: dict[str, Any],
+                  fields: Iterable[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two states' `fields` in the normal form, each optional field, at any depth, kept
+    only where both send it."""
+    keys = list(fields)
+    drop = normal_form.unsent(expected, STATE) | normal_form.unsent(actual, STATE)
+    return normal_state(expected, keys, drop), normal_state(actual, keys, drop)
 
 
 def compared_state_fields(actual: dict[str, Any], unsent: Collection[str]) -> list[str]:
@@ -93,28 +80,31 @@ def compared_state_fields(actual: dict[str, Any], unsent: Collection[str]) -> li
     return [k for k in fields if k not in unsent]
 
 
-def normal_result(result: Any, unsent: Collection[str] = ()) -> Any:
+def normal_result(result: Any, unsent_fields: Collection[str] = (),
+                  drop: frozenset[str] = frozenset()) -> Any:
+    """The result's fields but `unsent_fields` in the normal form, `MISSING` for one not
+    sent; a result that is no object (null) as it is."""
     if not isinstance(result, dict):
         return result
-    out: dict[str, Any] = {}
-    for key in RESULT_FIELDS:
-        if key in unsent:
-            continue
-        value = result.get(key, MISSING)
-        if key == "contract" and isinstance(value, dict):
-            value = {k: value.get(k) for k in CONTRACT_FIELDS}
-        elif key == "projects" and isinstance(value, list):
-            value = [_projects(team) for team in value]
-        out[key] = value
-    return out
+    whole = normal(result, RESULT, drop)
+    return {key: whole.get(key, MISSING) for key in RESULT_FIELDS if key not in unsent_fields}
+
+
+def normal_results(expected: Any, actual: Any, unsent_fields: Collection[str] = ()
+                   ) -> tuple[Any, Any]:
+    """Two results in the normal form, each optional field kept only where both send it."""
+    drop = normal_form.unsent(expected, RESULT) | normal_form.unsent(actual, RESULT)
+    return (normal_result(expected, unsent_fields, drop),
+            normal_result(actual, unsent_fields, drop))
 
 
 def protocol_result(result: dict[str, Any]) -> dict[str, Any]:
-    """The reference's result cut to the protocol's fields (for a case's expectation)."""
-    out = {k: result[k] for k in RESULT_FIELDS if k in result}
-    if isinstance(out.get("contract"), dict):
-        out["contract"] = {k: out["contract"].get(k) for k in CONTRACT_FIELDS}
-    return out
+    """The reference's result cut to the protocol's fields (for a case's expectation), in
+    the schema's order, the contract without its optional fields."""
+    contract_optional = protocol_fields().contract.optional
+    cut = normal(result, RESULT, frozenset(f"/contract/{name}" for name in contract_optional),
+                 order=False)
+    return {k: cut[k] for k in RESULT_FIELDS if k in cut}
 
 
 def differing(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:

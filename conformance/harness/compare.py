@@ -1,9 +1,11 @@
 """Comparing what a case expects with what the engine said.
 
 Expectations are subsets: a dict in a case names only the fields it checks,
-recursively; lists are compared whole. A few lists are sets by nature and
-are compared without order: legal actions, each team's projects, the cards
-of a project, and each seat's hand.
+recursively; lists are compared whole. Both sides are compared in the
+protocol's normal form (`protocol/normal_form.py`, read from the schemas): the
+lists whose order is free (`x-order`: a hand, a legal set, a project's cards,
+the declarations, each team's projects) sorted, the fields an engine adds
+dropped, and the optional fields it leaves out unchecked.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ import difflib
 import json
 from typing import Any
 
+from ..protocol.normal_form import STATE, canonical, normal, subset_comparable, unsent
+
 _MISSING = "<missing>"
-_UNORDERED_KEYS = {"projects", "hands"}  # lists of per-team (per-seat) lists, inner order free
-_SET_KEYS = {"cards"}  # flat lists whose order is free (a project's cards)
 
 
 def project_onto(actual: Any, expected: Any) -> Any:
@@ -45,46 +47,27 @@ def _project_item(item: Any, shapes: list[Any]) -> Any:
     return item
 
 
-def _canonical(value: Any, key: str | None = None) -> Any:
-    if isinstance(value, dict):
-        return {k: _canonical(v, k) for k, v in value.items()}
-    if isinstance(value, list):
-        items = [_canonical(v) for v in value]
-        if key in _SET_KEYS:
-            return sorted(items, key=lambda v: json.dumps(v, sort_keys=True))
-        if key in _UNORDERED_KEYS:
-            return [
-                sorted(team, key=lambda p: json.dumps(p, sort_keys=True))
-                if isinstance(team, list)
-                else team
-                for team in items
-            ]
-        return items
-    return value
-
-
-def without_unsent(expected: dict[str, Any], state: dict[str, Any],
-                   optional: dict[str, tuple[str, ...]]) -> dict[str, Any]:
-    """The expected state without the optional fields the engine did not send: the protocol
-    lets an engine leave them out, so they cannot be checked (a field it sends is checked).
-    `optional` maps "" to the state's optional fields, and a field to those of its object."""
-    kept: dict[str, Any] = {}
-    for key, value in expected.items():
-        if key not in state and key in optional.get("", ()):
-            continue
-        inner = state.get(key)
-        if isinstance(value, dict) and isinstance(inner, dict) and key in optional:
-            value = {k: v for k, v in value.items() if k in inner or k not in optional[key]}
-        kept[key] = value
+def without_unsent(expected: dict[str, Any], sent: Any, where: str = STATE) -> dict[str, Any]:
+    """The expectation without the optional fields the engine did not send, at any depth:
+    the protocol lets an engine leave them out, so they cannot be checked (a field it
+    sends is checked). `where` names the schema of both (`state`, `result`)."""
+    kept: dict[str, Any] = normal(expected, where, unsent(sent, where), order=False)
     return kept
 
 
-def subset_matches(actual: Any, expected: Any) -> bool:
-    return bool(_canonical(project_onto(actual, expected)) == _canonical(expected))
+def subset_matches(actual: Any, expected: Any, where: str | None = None) -> bool:
+    """Whether `actual` has what `expected` names, both in the protocol's normal form
+    (`protocol/normal_form.py`) of `where` (`state`, `result`): extra fields and free
+    orders ignored, and the optional fields the engine did not send unchecked. Without
+    `where`, the free orders of every field the schemas name are ignored, nothing else."""
+    if where is None:
+        return bool(canonical(project_onto(actual, expected)) == canonical(expected))
+    sent, wanted = subset_comparable(actual, expected, where)
+    return bool(normal(project_onto(sent, wanted), where) == normal(wanted, where))
 
 
 def render_diff(expected: Any, actual: Any) -> str:
     """A unified diff, expected first, of the two values as indented JSON."""
-    left = json.dumps(_canonical(expected), indent=2, sort_keys=True).splitlines()
-    right = json.dumps(_canonical(actual), indent=2, sort_keys=True).splitlines()
+    left = json.dumps(canonical(expected), indent=2, sort_keys=True).splitlines()
+    right = json.dumps(canonical(actual), indent=2, sort_keys=True).splitlines()
     return "\n".join(difflib.unified_diff(left, right, "expected", "actual", lineterm="", n=2))

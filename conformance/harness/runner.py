@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..protocol.capability_view import CapabilityView
-from ..protocol.fields import optional_result_fields, optional_state_fields
+from ..protocol.normal_form import RESULT, STATE, comparable, normal_legal
 from .case_selection import USER_SKIP, SkipList
 from .compare import (
     project_onto,
@@ -419,7 +419,7 @@ class Runner:
         player = reply.get("player")
         if player is not None and type(player) is not int:
             raise EngineError("schema", f"legal reply's 'player' is {player!r}, not a seat or null")
-        return {"player": reply.get("player"), "actions": sorted(map(str, reply["actions"]))}
+        return normal_legal({**reply, "actions": [str(a) for a in reply["actions"]]})
 
     # ------------------------------------------------------- expectations --
 
@@ -433,8 +433,9 @@ class Runner:
 
     def _check_state(self, expected: dict[str, Any], message: str) -> None:
         state = self._state()
-        wanted = without_unsent(self.view.state(expected), state, optional_state_fields())
-        if not subset_matches(state, wanted):
+        wanted = self.view.state(expected)
+        if not subset_matches(state, wanted, STATE):
+            wanted = without_unsent(wanted, state, STATE)
             raise CaseFailed(message, wanted, project_onto(state, wanted))
 
     def _check_legal(self, expect: dict[str, Any], where: str = "") -> None:
@@ -456,16 +457,20 @@ class Runner:
             raise CaseFailed(f"{where}legal actions differ: " + "; ".join(parts), wanted, got)
 
     def _check_illegal(self, expect: dict[str, Any]) -> None:
-        before = (self._state(), self._legal())
+        """The action is refused, and the state and the legal set are as before: the same
+        in the protocol's normal form (a hand's order, the fields an engine adds and the
+        optional fields it sends one time and not the other are no change)."""
+        state, legal = self._state(), self._legal()
         reply = self.engine.request({"type": "apply", "action": expect["action"]})
         if reply["ok"]:
             raise CaseFailed(f"action {expect['action']!r} was accepted; it must be refused")
-        after = (self._state(), self._legal())
-        if after != before:
+        before, after = comparable(state, self._state(), STATE)
+        legal_after = self._legal()
+        if after != before or legal_after != legal:
             raise CaseFailed(
                 "the state changed after a refused action",
-                {"state": before[0], "legal": before[1]},
-                {"state": after[0], "legal": after[1]},
+                {"state": before, "legal": legal},
+                {"state": after, "legal": legal_after},
             )
 
     def _check_trick(self, expect: dict[str, Any]) -> None:
@@ -488,6 +493,7 @@ class Runner:
             raise CaseFailed(f"{where}: engine has no round result", wanted, None)
         if not isinstance(result, dict):
             raise CaseFailed(f"{where}: the result is not an object", wanted, result)
-        wanted = without_unsent(self.view.result(wanted), result, optional_result_fields())
-        if not subset_matches(result, wanted):
+        wanted = self.view.result(wanted)
+        if not subset_matches(result, wanted, RESULT):
+            wanted = without_unsent(wanted, result, RESULT)
             raise CaseFailed(f"{where}: round result differs", wanted, project_onto(result, wanted))

@@ -181,8 +181,8 @@ def test_without_unsent_keeps_what_the_engine_sent() -> None:
     expected = {"locked": True, "multiplier": 2,
                 "contract": {"kind": "sun", "bidder": 0, "ashkal": True}}
     sent_without = {"multiplier": 1, "contract": {"kind": "sun", "bidder": 0, "trump": None}}
-    assert without_unsent(expected, sent_without, optional) == {
+    assert without_unsent(expected, sent_without) == {
         "multiplier": 2, "contract": {"kind": "sun", "bidder": 0}}
     sent_with = {"locked": False, "multiplier": 1,
                  "contract": {"kind": "sun", "bidder": 0, "trump": None, "ashkal": False}}
-    assert without_unsent(expected, sent_with, optional) == expected  # sent: checked
+    assert without_unsent(expected, sent_with) == expected  # sent: checked
