@@ -84,6 +84,8 @@ class FreedomProxy(Adapter):
         for freedom in freedoms():
             if any(uses(mode, freedom) for mode in self.modes):
                 by_reply.setdefault(freedom.reply.removesuffix(".reply"), []).append(freedom)
+        for chosen in by_reply.values():  # a field left out before the one holding it
+            chosen.sort(key=lambda f: (f.kind != OPTIONAL, -f.path.count("/")))
         self.freedoms = by_reply
         self.top_extra = any(uses(m, Freedom(EXTRA, "", "/")) for m in self.modes)
         self.count = itertools.count()
