@@ -15,14 +15,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FAKE_ENGINES
 
 from baloot.cli.main import main as cli_main
 from baloot.conformance.protocol import normal_form
 from baloot.conformance.protocol.normal_form import Freedom, comparable, freedoms
 
+FAKE_ENGINES = Path(__file__).parent / "fake_engines"
 sys.path.insert(0, str(FAKE_ENGINES))
-import freedom_proxy
+import freedom_proxy  # noqa: E402
 
 # The refusals (a state before and after), and results with projects: a chance for each
 # freedom (the whole pack runs with every freedom at once).
