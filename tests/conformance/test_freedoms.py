@@ -13,6 +13,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,7 +109,7 @@ def test_the_tricks_order_is_not_free(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_the_normal_form_keeps_what_is_not_free() -> None:
-    state = {"phase": "playing", "hands": [["9H", "AS"], [], [], []],
+    state: dict[str, Any] = {"phase": "playing", "hands": [["9H", "AS"], [], [], []],
              "trick": [{"seat": 0, "card": "9H"}, {"seat": 1, "card": "AS"}],
              "contract": {"kind": "sun", "trump": None, "bidder": 1, "ashkal": False}}
     freer = {**state, "hands": [["AS", "9H"], [], [], []], "note": 1,
