@@ -14,7 +14,7 @@ from rich.table import Table
 
 from .case_selection import USER_SKIP
 from .clauses import clause_family
-from .declared import CAPABILITIES
+from .declared import capabilities_text
 from .rules_links import clause_link
 from .runner import (
     ERRORED,
@@ -89,9 +89,8 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
         off = ", ".join(f"{v}={r}" for v, r in sorted(declared.off_profile_readings().items()))
         console.print(f"[bold]readings[/]    {escape(declared.profile)}"
                       + (f" with {escape(off)}" if off else ""))
-        lacking = sorted(set(CAPABILITIES) - declared.capabilities)
-        console.print("[bold]capabilities[/] " + ("all" if not lacking else
-                      "all but " + escape(", ".join(lacking))))
+        console.print("[bold]capabilities[/] "
+                      + escape(capabilities_text(declared.capabilities)))
     if report.declaration_error:
         console.print(f"[red]the engine's hello cannot be read[/]: "
                       f"{escape(report.declaration_error)}")

@@ -64,3 +64,35 @@ def test_protocol_true_is_no_protocol_1() -> None:
         engine.start()
     assert failed.value.reason == HANDSHAKE
     assert failed.value.detail == "the hello's protocol: expected the whole number 1, not true"
+
+
+@pytest.mark.parametrize(("capabilities", "words"), [
+    ([], "none"),
+    (sorted(set(CAPABILITIES) - {"redeal"}), "all but redeal"),
+])
+def test_conform_and_fuzz_print_an_engines_capabilities_in_the_same_words(
+        capabilities: list[str], words: str) -> None:
+    """The line each command prints for an engine that declares `capabilities`."""
+    import json
+    import os
+    import shlex
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    engine = shlex.join([sys.executable, str(Path(__file__).parent / "fake_engines"
+                                             / "reference_with.py")])
+    env = {**os.environ, "FAKE_HELLO": json.dumps({"capabilities": capabilities})}
+    printed = {}
+    for command in (["conform", "--only", "bid.legal.first-bidder"],
+                    ["fuzz", "--rounds", "1", "--no-shrink"]):
+        run = subprocess.run([sys.executable, "-m", "baloot.cli.main", *command,
+                              "--engine", engine], capture_output=True, text=True,
+                             env=env, timeout=120, check=False)
+        # conform: "capabilities WORDS"; fuzz: "engine NAME: PROFILE profile, capabilities WORDS"
+        lines = [line.split("capabilities ", 1)[1]
+                 for line in (run.stdout + run.stderr).splitlines()
+                 if line.startswith(("capabilities ", "engine ")) and "capabilities " in line]
+        assert lines, run.stdout + run.stderr
+        printed[command[0]] = lines[0].strip()
+    assert printed == {"conform": words, "fuzz": words}
