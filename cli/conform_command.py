@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import shlex
 from pathlib import Path
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 from rich.console import Console
 from rich.markup import escape
@@ -30,13 +30,13 @@ from ..conformance.harness.case_selection import (
 from ..conformance.harness.engine_process import EngineProcess
 from ..conformance.harness.exit_status import USAGE, conform_verdict
 from ..conformance.harness.lint import lint_pack
-from ..conformance.harness.pack import default_pack_folder
+from ..conformance.harness.pack import Case, Pack, default_pack_folder
 from ..conformance.harness.report_console import print_report
 from ..conformance.harness.report_files import write_json, write_junit
-from ..conformance.harness.report_markdown import append_summary
+from ..conformance.harness.report_markdown import append_stopped_summary, append_summary
 from ..conformance.harness.report_xfail import write_xfail
 from ..conformance.harness.runner import CaseOutcome, Runner, RunReport
-from ..conformance.harness.variants import load_register
+from ..conformance.harness.variants import Register, load_register
 from ..conformance.harness.xfail import XfailFileError, XfailList, read_xfail_list
 from .console import console as make_console
 from .pack_folder import add_pack_folder
@@ -153,6 +153,15 @@ def register(subparsers: Subcommands) -> Subcommands:
     return sub
 
 
+class _Prepared(NamedTuple):
+    argv: list[str]
+    register: Register
+    xfails: XfailList
+    skips: SkipList
+    pack: Pack
+    cases: list[Case]
+
+
 def _stderr() -> Console:
     return make_console(stderr=True)
 
@@ -196,8 +205,9 @@ def _subcommand_names(args: argparse.Namespace) -> list[str]:
     return sorted(sub.choices) if sub is not None else ["lint"]
 
 
-def run_conform(args: argparse.Namespace) -> int:
-    err = _stderr()
+def _prepared(args: argparse.Namespace, err: Console) -> _Prepared | int:
+    """What a run needs, read from the options, or the exit status of the first problem
+    (printed on `err`)."""
     if not args.engine:
         err.print(f"baloot conform: give --engine COMMAND (or a subcommand: "
                   f"{', '.join(_subcommand_names(args))})", highlight=False, soft_wrap=True)
@@ -274,7 +284,22 @@ def run_conform(args: argparse.Namespace) -> int:
             err.print(f"baloot conform: {mismatch}", markup=False, highlight=False,
                       soft_wrap=True)
         return USAGE
+    return _Prepared(argv, register_, xfails, skips, pack, cases)
 
+
+def run_conform(args: argparse.Namespace) -> int:
+    err = Console(stderr=True, record=True, width=_stderr().width)
+    prepared = _prepared(args, err)
+    if isinstance(prepared, int):
+        if args.summary_md:  # the CI step's summary says why nothing ran
+            problems = [line for line in err.export_text().splitlines() if line.strip()]
+            try:
+                append_stopped_summary(args.summary_md, problems, prepared)
+            except OSError as exc:
+                err.print(f"baloot conform: cannot write the summary: {exc}", markup=False,
+                          highlight=False)
+        return prepared
+    argv, register_, xfails, skips, pack, cases = prepared
     console = make_console()
     console.print(
         f"[bold]case pack[/] {pack.name} {pack.version} ({len(cases)} of {len(pack.cases)} cases)"

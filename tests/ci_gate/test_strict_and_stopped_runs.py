@@ -111,3 +111,16 @@ def test_a_stopped_run_has_a_summary_saying_why(tmp_path: Path) -> None:
     assert "wrote no JSON or JUnit report" in text
     assert problem in [plain(t) for t in parser().parse(text) if t.type == "inline"]
     assert stopped_summary_markdown([]).count("\n- ") == 0
+
+
+def test_conform_stopped_by_a_bad_xfail_glob_writes_its_summary(tmp_path: Path) -> None:
+    """`baloot conform --summary-md` itself, not only the action, says why nothing ran."""
+    xfail = tmp_path / "xfail.txt"
+    xfail.write_text("no.such.case.* listed for nothing\n")
+    summary = tmp_path / "summary.md"
+    status = main(["conform", "--engine", engine_command("good"),
+                   "--xfail", str(xfail), "--summary-md", str(summary)])
+    assert status == exit_status.USAGE
+    text = summary.read_text()
+    assert headings(text)[0] == "Baloot conformance: FAILED, not run (exit status 2)"
+    assert "no.such.case" in text and "matches no case id" in text
