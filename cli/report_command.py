@@ -73,6 +73,7 @@ def run_report(args: argparse.Namespace) -> int:
         err.print(f"baloot report: {escape(str(exc))}", highlight=False, soft_wrap=True)
         return USAGE
     page: Path = args.out
+    runs = [run.with_rules_links_from(page.parent) for run in runs]
     names = badge_names(runs, page)
     try:
         page.parent.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,7 @@ engine's run is an `EngineRun`.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,21 @@ class EngineRun:
 
     source: Path
     data: dict[str, Any]
+
+    def with_rules_links_from(self, page_folder: Path) -> EngineRun:
+        """The run with each relative link to the rules document (a report written without
+        `BALOOT_RULES_URL` links to the copy beside it, `rules.html#clause-...`) made
+        relative to the page's folder instead, so that it reaches the same copy."""
+        def rebased(link: str) -> str:
+            if not link or "://" in link or link.startswith(("/", "#")):
+                return link
+            path, hash_, fragment = link.partition("#")
+            target = os.path.relpath(self.source.parent.resolve() / path, page_folder.resolve())
+            return Path(target).as_posix() + hash_ + fragment
+
+        cases = [{**case, "rules": [rebased(link) for link in case["rules"]]}
+                 for case in self.data["cases"]]
+        return EngineRun(self.source, {**self.data, "cases": cases})
 
     @property
     def name(self) -> str:

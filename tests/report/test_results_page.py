@@ -35,6 +35,28 @@ def page(engine_runs: dict[str, EngineRunFiles], tmp_path_factory: pytest.TempPa
     return out
 
 
+def reaches(written_in: Path, link: str) -> str:
+    """Where a link written in a file leads: the file it names, resolved from the folder
+    of the file it is written in, and its fragment (a URL as it is)."""
+    if "://" in link:
+        return link
+    path, _, fragment = link.partition("#")
+    return f"{(written_in.parent / path).resolve()}#{fragment}"
+
+
+def test_a_report_folders_copy_of_the_rules_is_what_the_page_links_to(
+    page: Path, engine_runs: dict[str, EngineRunFiles]
+) -> None:
+    """A report written without BALOOT_RULES_URL links to the rules document copied
+    beside it; the page, in another folder, links to that same copy."""
+    tree = html.parse(str(page))
+    links = [a.get("href") for a in tree.iterfind(".//a[@class='rule']")]
+    assert links and all(not link.startswith("file:") for link in links)
+    for link in links:
+        target = reaches(page, link)
+        assert "://" in target or Path(target.partition("#")[0]).is_file(), link
+
+
 def reports(engine_runs: dict[str, EngineRunFiles]) -> list[dict[str, Any]]:
     return [engine_runs[n].report for n in ORDER]
 
@@ -90,7 +112,9 @@ def test_a_cell_links_to_its_details_and_its_clause(
         for index, case in enumerate(report["cases"]):
             cell = tree.find(f".//tr[@data-case='{case['id']}']/td[@data-engine='{engine}']")
             rule = cell.find("a[@class='rule']")
-            assert rule is not None and rule.get("href") == case["rules"][0]
+            assert rule is not None
+            assert reaches(page, rule.get("href")) == reaches(
+                engine_runs[ORDER[engine]].json_path, case["rules"][0])
             status = cell.find("a[@class='status']")
             if case["status"] == "passed":
                 assert status is None
