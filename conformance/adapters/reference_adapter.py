@@ -28,6 +28,7 @@ import dataclasses
 import json
 import sys
 from collections.abc import Callable
+from importlib import metadata
 from operator import attrgetter, call
 from typing import IO, Any, Protocol
 
@@ -44,6 +45,8 @@ from ..harness.variants import load_register
 from ..protocol.fields import protocol_fields
 from ..protocol.reference_view import action, result_fields, state_fields
 from ..protocol.schemas import REQUEST_TYPES
+
+DISTRIBUTION = "baloot-conformance"  # the name in pyproject.toml, whose version the hello gives
 
 # ---------------------------------------------------------------------------
 # The same translation read straight from the records (speed: a `state` reply
@@ -270,7 +273,7 @@ class Adapter:
         return {
             "protocol": PROTOCOL_VERSION,
             "name": "baloot-reference",
-            "version": str(getattr(self.api, "__version__", "0")),
+            "version": engine_version(self.api),
             "profile": "literal",
             # The reference engine is generated from the spec: every reading of every variant.
             "readings": self.readings,
@@ -395,6 +398,19 @@ class Adapter:
 
 _Handler = Callable[["Adapter", dict[str, Any]], dict[str, Any]]
 _HANDLERS: dict[type[Adapter], dict[str, _Handler]] = {}
+
+
+def engine_version(api: Any) -> str:
+    """The engine's version for the hello: the API's `__version__` where it has one (a
+    mutant's build), else the installed distribution's (the reference is generated from
+    the spec the distribution ships)."""
+    version = getattr(api, "__version__", None)
+    if version is not None:
+        return str(version)
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _handlers(adapter: type[Adapter]) -> dict[str, _Handler]:

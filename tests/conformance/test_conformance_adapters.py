@@ -173,3 +173,12 @@ def test_template_adapter_speaks_valid_protocol(
     assert status == 1  # the toy engine fails the cases...
     assert data["summary"]["errored"] == 0  # ...but never breaks the protocol
     assert data["summary"]["passed"] >= 1
+
+
+def test_the_reference_says_the_distributions_version_in_its_hello() -> None:
+    from importlib import metadata
+
+    import baloot.reference_impl as api
+
+    reply = Adapter(api).hello({"seq": 1, "type": "hello", "protocol": 1})
+    assert reply["version"] == metadata.version("baloot-conformance") != "0"
