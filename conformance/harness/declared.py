@@ -107,7 +107,7 @@ def declared_from_hello(
     own = hello.get("profile")
     if not isinstance(own, str) or own not in register.profiles:
         raise DeclarationError(
-            f"profile {own!r} is not a profile of the spec; expected one of "
+            f"profile {_json_text(own)} is not a profile of the spec; expected one of "
             + ", ".join(register.profiles)
         )
     plays = dict(register.readings_of(own))
@@ -239,6 +239,6 @@ def _check_reading(register: Register, field: str, variant: str, reading: Any) -
         )
     if reading not in info.readings:
         raise DeclarationError(
-            f"{field}.{variant}: no reading {reading!r}; expected one of "
+            f"{field}.{variant}: no reading {_json_text(reading)}; expected one of "
             + ", ".join(info.readings)
         )

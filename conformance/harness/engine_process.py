@@ -6,7 +6,11 @@ waits for its reply, or by a reader thread where a pipe cannot be waited on);
 a line longer than `max_line_bytes`, or more than `max_pending_lines` lines
 queued by a reader thread, is a flood: reading stops and the process is to be
 killed; a line nobody asked for is an error at the next request. A thread
-keeps the last few KiB of stderr for the report. Every request waits at most
+keeps the engine's stderr for the report (`StderrLines`: its first 20 and last
+40 lines, and the lines between that name an exception), which an error of an
+engine that exited or failed its handshake carries (`EngineError.stderr`). A
+failed start says its likely cause (`EngineError.hint`): a line on stdout that
+is not JSON, no such file, an exit before the hello's reply. Every request waits at most
 `timeout` seconds for its reply. A reply read once the engine has exited,
 while its stdout is still held open, is an `exited` error, never a verdict: it
 came from a process the engine left behind.
@@ -87,12 +91,61 @@ AFTER_EXIT = 0.2
 
 
 class EngineError(Exception):
-    """The engine failed to serve a request; `reason` is one of the constants above."""
+    """The engine failed to serve a request; `reason` is one of the constants above,
+    `hint` the likely cause of a failed start (or empty), `stderr` the engine's stderr
+    around the error (`StderrLines.excerpt`, or empty)."""
 
-    def __init__(self, reason: str, detail: str) -> None:
+    def __init__(self, reason: str, detail: str, *, hint: str = "", stderr: str = "") -> None:
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
         self.detail = detail
+        self.hint = hint
+        self.stderr = stderr
+
+
+# A line of an engine's stderr that names an exception or a crash (kept in the excerpt
+# wherever it falls).
+NAMES_AN_EXCEPTION = re.compile(
+    r"Error\b|Exception\b|Traceback|panic:|FATAL|fatal error|Segmentation fault|Abort")
+
+
+class StderrLines:
+    """An engine's stderr as kept for a report: the first `HEAD` lines, the last `TAIL`,
+    and the last few lines between them that name an exception (`NAMES_AN_EXCEPTION`)."""
+
+    HEAD, TAIL, NAMED = 20, 40, 5
+
+    def __init__(self) -> None:
+        self.head: list[str] = []
+        self.tail: deque[tuple[int, str]] = deque(maxlen=self.TAIL)  # (line number, text)
+        self.named: deque[tuple[int, str]] = deque(maxlen=self.NAMED)
+        self.count = 0
+
+    def append(self, line: str) -> None:
+        self.count += 1
+        if len(self.head) < self.HEAD:
+            self.head.append(line)
+            return
+        if len(self.tail) == self.TAIL:  # the oldest line leaves the tail
+            number, old = self.tail[0]
+            if NAMES_AN_EXCEPTION.search(old):
+                self.named.append((number, old))
+        self.tail.append((self.count, line))
+
+    def last(self, lines: int) -> list[str]:
+        kept = self.head + [line for _, line in self.tail]
+        return kept[-lines:] if lines > 0 else []
+
+    def excerpt(self) -> str:
+        """The lines kept, in order; a gap is marked with how many lines it leaves out."""
+        out = list(self.head)
+        shown = len(self.head)
+        for number, line in [*self.named, *self.tail]:
+            if number > shown + 1:
+                out.append(f"[... {number - shown - 1} line(s) left out ...]")
+            out.append(line)
+            shown = number
+        return "\n".join(out)
 
 
 class EngineProcess:
@@ -117,7 +170,7 @@ class EngineProcess:
         self.max_pending_lines = max_pending_lines
         self._proc: subprocess.Popen[bytes] | None = None
         self._stdout: ThreadLines | PipeLines | None = None  # the lines it prints
-        self._stderr_tail: deque[str] = deque(maxlen=40)
+        self._stderr_lines = StderrLines()
         self._stderr_reader: threading.Thread | None = None
         self._seq = 0
         self._posted: deque[dict[str, Any]] = deque()  # sent, their replies not yet read
@@ -145,7 +198,7 @@ class EngineProcess:
             )
         # New lines and tail for each process: a process left behind by an earlier start
         # (a child still holding its stdout) feeds its own, never this one's.
-        self._stderr_tail = deque(maxlen=40)
+        self._stderr_lines = StderrLines()
         self.transcript.clear()
         self._posted.clear()
         self.hello = {}
@@ -162,13 +215,14 @@ class EngineProcess:
             )
         except OSError as exc:
             raise EngineError(
-                LAUNCH, f"cannot run {self.argv[0]!r}: {exc.strerror or exc}"
+                LAUNCH, f"cannot run {self.argv[0]!r}: {exc.strerror or exc}",
+                hint=launch_hint(exc),
             ) from exc
         _RUNNING[id(self)] = self
         assert self._proc.stdout is not None and self._proc.stderr is not None
         self._stdout = lines_of(self._proc.stdout, self.max_line_bytes, self.max_pending_lines)
         self._stderr_reader = threading.Thread(
-            target=self._read_stderr, args=(self._proc.stderr, self._stderr_tail), daemon=True
+            target=self._read_stderr, args=(self._proc.stderr, self._stderr_lines), daemon=True
         )
         self._stderr_reader.start()
         try:
@@ -178,7 +232,11 @@ class EngineProcess:
             )
         except EngineError as exc:
             self.kill()
-            raise EngineError(HANDSHAKE, f"{exc.reason}: {exc.detail}") from exc
+            raise EngineError(
+                HANDSHAKE, f"{exc.reason}: {exc.detail}",
+                hint=hello_hint(exc, self.start_timeout or self.timeout),
+                stderr=self.stderr_excerpt(),
+            ) from exc
         except BaseException:
             self.kill()
             raise
@@ -188,7 +246,7 @@ class EngineProcess:
             problem = (f"the hello's protocol: expected the whole number {PROTOCOL_VERSION}, "
                        f"not {printable(compact_json(protocol)[:80])}")
         elif protocol != PROTOCOL_VERSION:
-            problem = f"engine speaks protocol {protocol!r}, the runner {PROTOCOL_VERSION}"
+            problem = f"engine speaks protocol {protocol}, the runner {PROTOCOL_VERSION}"
         try:
             if problem is None:
                 self._nothing_after_hello()
@@ -196,7 +254,10 @@ class EngineProcess:
             problem = exc.detail
         if problem is not None:
             self.kill()
-            raise EngineError(HANDSHAKE, problem)
+            raise EngineError(
+                HANDSHAKE, problem,
+                hint=f"the hello's reply must carry \"protocol\": {PROTOCOL_VERSION} "
+                "(PROTOCOL.md, \"hello\")", stderr=self.stderr_excerpt())
         self.hello = reply
         self._look()
         return reply
@@ -259,13 +320,18 @@ class EngineProcess:
 
     # -------------------------------------------------------------- threads --
 
-    def _read_stderr(self, stream: IO[bytes], tail: deque[str]) -> None:
+    def _read_stderr(self, stream: IO[bytes], kept: StderrLines) -> None:
         with contextlib.suppress(OSError, ValueError):
             for line in iter(lambda: stream.readline(4096), b""):
-                tail.append(printable(line.decode("utf-8", "replace").rstrip("\r\n")))
+                kept.append(printable(line.decode("utf-8", "replace").rstrip("\r\n")))
 
     def stderr_tail(self, lines: int = 8) -> str:
-        return "\n".join(list(self._stderr_tail)[-lines:])
+        return "\n".join(self._stderr_lines.last(lines))
+
+    def stderr_excerpt(self) -> str:
+        """The engine's stderr as kept (`StderrLines.excerpt`): its first and last lines,
+        and the lines between that name an exception."""
+        return self._stderr_lines.excerpt()
 
     # ------------------------------------------------------------- requests --
 
@@ -406,7 +472,8 @@ class EngineProcess:
         seq = reply.get("seq")
         if type(seq) is not int or seq != request["seq"]:  # 1.0 and true are not seq 1
             self._second_hello(line)
-            raise EngineError(WRONG_SEQ, f"expected seq {request['seq']}, got {reply.get('seq')!r}")
+            raise EngineError(
+                WRONG_SEQ, f"expected seq {request['seq']}, got {json_words(reply.get('seq'))}")
         if request["type"] != "hello":
             self._handshake_failures = (0, "")
         if self.validate:
@@ -436,7 +503,8 @@ class EngineProcess:
                 code = self._proc.wait(timeout=1)
         if self._stderr_reader is not None:
             self._stderr_reader.join(timeout=0.5)  # for the last of its stderr
-        detail = f"engine exited {when}" + (f" with status {code}" if code is not None else "")
+        detail = ("engine exited" + (f" with status {code}" if code is not None else "")
+                  + f" {when}")
         tail = self.stderr_tail()
         if tail:
             detail += f"; stderr ends:\n{tail}"
@@ -743,10 +811,21 @@ def deferred_interrupts() -> Iterator[None]:
 _UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
 
 
+def json_words(value: Any, limit: int = 80) -> str:
+    """A value an engine sent, as the protocol writes it (`null`, `true`, `false`, `"x"`),
+    on one line, cut to `limit` characters."""
+    try:
+        text = compact_json(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return printable(text if len(text) <= limit else text[:limit] + "...")
+
+
 def printable(value: Any) -> str:
     """An engine's text (stderr, an error reply) on one line, its control characters and
-    lone surrogates written as escapes (`\\x1b`), so no report or terminal takes them."""
-    text = value if isinstance(value, str) else str(value)
+    lone surrogates written as escapes (`\\x1b`), so no report or terminal takes them; a
+    value that is not a text is written as JSON (`null`, `true`, not `None`, `True`)."""
+    text = value if isinstance(value, str) else json_words(value, 2000)
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return _UNPRINTABLE.sub(lambda m: ascii(m.group())[1:-1], text)
 

@@ -34,7 +34,7 @@ from .compare import (
     without_unsent,
 )
 from .declared import DeclarationError, Declared, declared_from_hello
-from .engine_process import HANDSHAKE, EngineError, EngineProcess
+from .engine_process import HANDSHAKE, EngineError, EngineProcess, json_words
 from .pack import Case, Check, IfAsked, Pack, Repeat, Step, split_seat
 from .variants import Register
 from .xfail import StaleXfail, XfailList
@@ -382,7 +382,7 @@ class Runner:
                 self.engine.kill()  # the next case starts it again
             raise CaseFailed(
                 f"scripted action {where} {action!r} is seat {seat}'s, "
-                f"but the engine asks seat {player}",
+                f"but the engine asks seat {json_words(player)}",
                 {"player": seat},
                 {"player": player},
             )
@@ -418,7 +418,8 @@ class Runner:
             raise EngineError("schema", "legal reply has no 'actions' list")
         player = reply.get("player")
         if player is not None and type(player) is not int:
-            raise EngineError("schema", f"legal reply's 'player' is {player!r}, not a seat or null")
+            raise EngineError(
+                "schema", f"legal reply's 'player' is {json_words(player)}, not a seat or null")
         return normal_legal({**reply, "actions": [str(a) for a in reply["actions"]]})
 
     # ------------------------------------------------------- expectations --
@@ -453,7 +454,8 @@ class Runner:
             if extra:
                 parts.append("unexpected " + ", ".join(extra))
             if got.get("player") != wanted.get("player"):
-                parts.append(f"player {got.get('player')} instead of {wanted.get('player')}")
+                parts.append(f"player {json_words(got.get('player'))} instead of "
+                             f"{json_words(wanted.get('player'))}")
             raise CaseFailed(f"{where}legal actions differ: " + "; ".join(parts), wanted, got)
 
     def _check_illegal(self, expect: dict[str, Any]) -> None:

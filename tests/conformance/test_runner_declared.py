@@ -63,9 +63,9 @@ def test_a_hello_declares_a_mix_of_readings_and_capabilities() -> None:
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"profile": "street"}, "profile 'street' is not a profile"),
+        ({"profile": "street"}, 'profile "street" is not a profile'),
         ({"overrides": {"roundng": "each_team"}}, "no variant 'roundng'"),
-        ({"overrides": {"rounding": "up"}}, "overrides.rounding: no reading 'up'"),
+        ({"overrides": {"rounding": "up"}}, 'overrides.rounding: no reading "up"'),
         ({"readings": {"rounding": ["bidder_takes_rest"]}}, "but not each_team"),
         ({"capabilities": ["raises", "jokers"]}, "unknown jokers"),
         ({"capabilities": "raises"}, "expected a list"),

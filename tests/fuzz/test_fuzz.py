@@ -242,7 +242,7 @@ def _one_line_error(err: str) -> str:
         (
             wrapped("--hello", json.dumps({"profile": "street"})),
             3,
-            "hello cannot be read: profile 'street' is not a profile of the spec",
+            'hello cannot be read: profile "street" is not a profile of the spec',
         ),
         (
             wrapped("--hello", json.dumps({"capabilities": ["teleport"]})),
