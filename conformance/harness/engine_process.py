@@ -136,6 +136,12 @@ class StderrLines:
         kept = self.head + [line for _, line in self.tail]
         return kept[-lines:] if lines > 0 else []
 
+    def exception_line(self) -> str:
+        """The last line kept that names an exception, or an empty text."""
+        kept = [*self.head, *(line for _, line in self.named), *(line for _, line in self.tail)]
+        return next((line.strip() for line in reversed(kept)
+                     if NAMES_AN_EXCEPTION.search(line)), "")
+
     def excerpt(self) -> str:
         """The lines kept, in order; a gap is marked with how many lines it leaves out."""
         out = list(self.head)
@@ -505,16 +511,53 @@ class EngineProcess:
             self._stderr_reader.join(timeout=0.5)  # for the last of its stderr
         detail = ("engine exited" + (f" with status {code}" if code is not None else "")
                   + f" {when}")
-        tail = self.stderr_tail()
-        if tail:
-            detail += f"; stderr ends:\n{tail}"
-        return EngineError(EXITED, detail)
+        named = self._stderr_lines.exception_line()
+        if named:
+            detail += f"; its stderr says: {named}"
+        return EngineError(EXITED, detail, stderr=self.stderr_excerpt())
 
     def _flood_detail(self) -> str:
         return (
             f"engine printed a line longer than {self.max_line_bytes} bytes or more than "
             f"{self.max_pending_lines} unread lines"
         )
+
+
+def launch_hint(exc: OSError) -> str:
+    """The likely cause of an engine that cannot be launched."""
+    if isinstance(exc, FileNotFoundError):
+        return ("no such file: check the --engine path (it is run without a shell, a "
+                "relative path from the current folder; a script is started through its "
+                "interpreter, e.g. \"python engine.py\", or its #! line)")
+    if isinstance(exc, PermissionError):
+        return ("not allowed to run it: make it executable (chmod +x) or start it through "
+                "its interpreter, e.g. \"python engine.py\"")
+    return "the --engine command cannot be run: try it by hand in a terminal"
+
+
+def hello_hint(exc: EngineError, timeout: float) -> str:
+    """The likely cause of a hello that got no good reply, by what went wrong."""
+    if exc.reason == INVALID_JSON:
+        return ("a line on stdout that is not JSON: stdout carries the protocol's replies "
+                "alone, one JSON object a line; log to stderr")
+    if exc.reason == EXITED:
+        return ("the engine exited before answering the hello: its stderr below says why; "
+                "try the command by hand in a terminal")
+    if exc.reason == TIMEOUT:
+        return (f"no reply to the hello within {timeout:g} s: the engine must read one "
+                "JSON request a line from stdin and answer each on stdout, flushing the "
+                "line (a buffered stdout holds it back); --start-timeout for a slow start")
+    if exc.reason == ENGINE_ERROR:
+        return ("the engine refused the hello: the first request of every run is a "
+                "hello, answered with {\"seq\": 1, \"ok\": true, \"protocol\": 1, ...} "
+                "(PROTOCOL.md, \"hello\")")
+    if exc.reason == WRONG_SEQ:
+        return "a reply must carry the seq of the request it answers"
+    if exc.reason == FLOOD:
+        return "the engine wrote too much on stdout: log to stderr"
+    if exc.reason == SCHEMA:
+        return "the hello's reply breaks its schema (conformance/schema/, PROTOCOL.md)"
+    return ""
 
 
 MAX_REPLY_DEPTH = 32  # the protocol's deepest reply (a result's projects' cards) is 6

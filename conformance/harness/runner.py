@@ -12,7 +12,11 @@ the script and the expectations (`protocol/capability_view.py`). A failed check
 fails the case; anything the engine does wrong at the protocol level errors
 it, kills the engine, and the next case starts a fresh one. After
 `MAX_START_FAILURES` failed starts in a row the remaining cases are errored
-without trying, so a dead engine cannot stretch a run. The xfail list
+without trying, so a dead engine cannot stretch a run. An errored case's
+message says the likely cause of a failed start, and its `stderr` keeps the
+engine's stderr around the error. With `maxfail`, the run stops once that many
+cases failed or errored (`RunReport.stopped` says so, and the report is
+`interrupted`, as by Ctrl-C: it covers the cases that ran). The xfail list
 (`xfail.py`) then turns a listed case's failure into xfailed, its pass into
 xpassed; under `strict` an xpassed case fails the run (`RunReport.ok`).
 """
@@ -70,6 +74,7 @@ class CaseOutcome:
     lacking: tuple[str, ...] = ()  # skipped: the readings; unsupported: the capabilities
     # the index of the alternative played (CASES.md, "Alternatives"); None: the case's own
     alternative: int | None = None
+    stderr: str = ""  # errored: the engine's stderr around the error (first, last lines)
 
     def alternative_readings(self) -> str | None:
         """`variant=reading, ...` of the alternative played, or None."""
@@ -93,6 +98,7 @@ class RunReport:
     interrupted: bool = False  # stopped (Ctrl-C) before every case ran
     stale_xfails: list[StaleXfail] = field(default_factory=list)
     strict: bool = False  # an unexpected pass (xpassed) fails the run
+    stopped: str | None = None  # why the run stopped before every case ran (--maxfail)
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -148,8 +154,10 @@ class Runner:
         xfails: XfailList | Mapping[str, str] | None = None,
         skips: SkipList | None = None,
         strict: bool = False,
+        maxfail: int | None = None,
     ) -> None:
         self.engine = engine
+        self.maxfail = maxfail  # stop after this many failed or errored cases
         self.register = register
         self.requested_profile = profile
         self.xfails = xfails if isinstance(xfails, XfailList) else XfailList.from_reasons(
@@ -171,12 +179,20 @@ class Runner:
         began = time.monotonic()
         report = RunReport(pack, self.engine.argv, self.requested_profile or "?", {},
                            strict=self.strict)
+        failures = 0
         try:
-            for case in cases:
+            for number, case in enumerate(cases, 1):
                 outcome = self.run_case(case)
                 report.outcomes.append(outcome)
                 if on_outcome:
                     on_outcome(outcome)
+                failures += outcome.status in (FAILED, ERRORED)
+                if self.maxfail and failures >= self.maxfail and number < len(cases):
+                    report.interrupted = True
+                    report.stopped = (f"stopped after {failures} failed or errored case(s) "
+                                      f"(--maxfail {self.maxfail}), {number} of "
+                                      f"{len(cases)} run")
+                    break
         except KeyboardInterrupt:  # the report covers every case that ran
             report.interrupted = True
         finally:
@@ -229,6 +245,7 @@ class Runner:
                 self.last_start_error.reason,
                 f"not run: the engine failed to start {self.start_failures} times in a row "
                 f"(last: {self.last_start_error.detail})",
+                hint=self.last_start_error.hint,
             )
         self.engine_starts += 1
         try:
@@ -303,10 +320,12 @@ class Runner:
         except EngineError as error:
             self.engine.kill()
             message = _played_as(case, chosen) + error.detail
+            if error.hint:
+                message += f"\nlikely cause: {error.hint}"
             if self.engine.transcript:
                 message += "\nlast messages:\n" + "\n".join(self.engine.transcript)
             return CaseOutcome(case, ERRORED, message, reason=error.reason, engine_restarted=True,
-                               alternative=chosen)
+                               alternative=chosen, stderr=error.stderr)
         return CaseOutcome(case, PASSED, _played_as(case, chosen).removesuffix(": "),
                            alternative=chosen)
 
