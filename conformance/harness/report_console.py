@@ -1,11 +1,18 @@
 """The runner's console report: header, failures with diffs and a rerun
-command, stale xfail lines, a summary table by clause family, and the totals."""
+command, stale xfail lines, the cases not run by what the engine lacks and what
+would run the most of them, a summary table by clause family, and the totals.
+
+A case counts in one clause family, that of its first clause (`case_family`), here,
+in the JSON report's `by_family` and `not_run`, in the markdown summary and on the
+results page, so the families add up to the cases."""
 
 from __future__ import annotations
 
 import re
 import shlex
 from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import replace
 
 from rich.console import Console
 from rich.markup import escape
@@ -14,7 +21,9 @@ from rich.table import Table
 
 from .case_selection import USER_SKIP
 from .clauses import clause_family
-from .declared import capabilities_text
+from .declared import CAPABILITIES, Declared, capabilities_text
+from .engine_process import json_words
+from .pack import Case, pin_readings
 from .rules_links import clause_link
 from .runner import (
     ERRORED,
@@ -26,6 +35,7 @@ from .runner import (
     XPASSED,
     CaseOutcome,
     RunReport,
+    choose_alternative,
 )
 
 STATUSES = (PASSED, FAILED, ERRORED, SKIPPED, UNSUPPORTED, XFAILED, XPASSED)
@@ -79,9 +89,9 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
     hello = report.hello
     if hello:
         console.print(
-            f"[bold]engine said[/] {escape(one_line(str(hello.get('name'))))} "
-            f"{escape(one_line(str(hello.get('version'))))}, "
-            f"profile {escape(one_line(str(hello.get('profile'))))}; "
+            f"[bold]engine said[/] {escape(one_line(_said(hello.get('name'))))} "
+            f"{escape(one_line(_said(hello.get('version'))))}, "
+            f"profile {escape(one_line(_said(hello.get('profile'))))}; "
             f"run profile {escape(report.profile)}"
         )
     declared = report.declared
@@ -100,6 +110,9 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
     not_run = not_run_table(report)
     if not_run is not None:
         console.print(not_run)
+    unlock = unlock_table(report)
+    if unlock is not None:
+        console.print(unlock)
     xfailed = [o for o in report.outcomes if o.status == XFAILED]
     for o in xfailed:
         console.print(
@@ -118,36 +131,67 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
             soft_wrap=True,
         )
     console.print(summary_table(report))
-    totals = ", ".join(
-        f"{report.count(s)} {s}" for s in STATUSES if report.count(s) or s in (PASSED, FAILED)
-    )
     verdict = "[green]OK[/]" if report.ok else "[red]FAILED[/]"
     if report.interrupted:
         verdict = "[yellow]INTERRUPTED[/]"
     console.print(
-        f"{verdict} {report.checked} of {len(report.outcomes)} cases checked: {totals} "
-        f"in {report.seconds:.1f} s (engine started {report.engine_starts} time(s))"
+        f"{verdict}: {totals_line(report)} in {report.seconds:.1f} s "
+        f"(engine started {report.engine_starts} time(s))"
     )
+
+
+def _said(value: object) -> str:
+    """A field of the hello as the engine sent it: a text as it is, anything else as JSON
+    (`null`, `true`), as the protocol writes it."""
+    return value if isinstance(value, str) else json_words(value, ONE_LINE_LIMIT)
+
+
+RAN_STATUSES = (PASSED, FAILED, ERRORED, XFAILED, XPASSED)
+
+
+def totals_line(report: RunReport) -> str:
+    """`490 cases; 216 ran: 190 passed, 20 failed, 6 errored; 274 skipped, 0 unsupported`:
+    every count by name (xfailed and xpassed when there are any)."""
+    ran = sum(report.count(s) for s in RAN_STATUSES)
+    done = ", ".join(f"{report.count(s)} {s}" for s in RAN_STATUSES
+                     if report.count(s) or s in (PASSED, FAILED, ERRORED))
+    return (f"{len(report.outcomes)} cases; {ran} ran: {done}; "
+            f"{report.count(SKIPPED)} skipped, {report.count(UNSUPPORTED)} unsupported")
+
+
+NO_FAMILY = "(no clause)"
+
+
+def case_family(clauses: Sequence[str]) -> str:
+    """The one clause family a case counts in: that of its first clause."""
+    return clause_family(clauses[0]) if clauses else NO_FAMILY
+
+
+def lacking_key(lacking: str) -> str:
+    """One thing a case lacks, written one way: `variant=a|b` with its readings sorted."""
+    variant, equals, readings = lacking.partition("=")
+    if not equals:
+        return lacking
+    return f"{variant}=" + "|".join(sorted(readings.split("|")))
 
 
 def not_run_by_reason(report: RunReport) -> dict[tuple[str, str], dict[str, int]]:
     """(status, reason) -> clause family -> cases, for the skipped and unsupported cases;
-    a case lacking two things counts under each."""
+    a case lacking two things counts under each, in its one family."""
     table: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for o in report.outcomes:
         if o.status not in (SKIPPED, UNSUPPORTED):
             continue
         for lacking in not_run_reasons(o):
-            for family in sorted({clause_family(c) for c in o.case.clauses}):
-                table[(o.status, lacking)][family] += 1
-    return {k: dict(v) for k, v in sorted(table.items())}
+            table[(o.status, lacking)][case_family(o.case.clauses)] += 1
+    return {k: dict(sorted(v.items())) for k, v in sorted(table.items())}
 
 
 def not_run_reasons(o: CaseOutcome) -> tuple[str, ...]:
     """What a case not run lacks (readings, capabilities), or that the user skipped it."""
     if o.reason == USER_SKIP:
         return (USER_SKIP,)
-    return o.lacking or (o.message,)
+    return tuple(dict.fromkeys(lacking_key(x) for x in o.lacking)) or (o.message,)
 
 
 def not_run_table(report: RunReport) -> Table | None:
@@ -209,11 +253,69 @@ def _print_problem(
 
 
 def by_family(report: RunReport) -> dict[str, dict[str, int]]:
+    """Clause family -> status -> cases, each case in its one family (`case_family`): the
+    families add up to the run's cases."""
     counts: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(STATUSES, 0))
     for o in report.outcomes:
-        for family in sorted({clause_family(c) for c in o.case.clauses}):
-            counts[family][o.status] += 1
+        counts[case_family(o.case.clauses)][o.status] += 1
     return dict(sorted(counts.items()))
+
+
+UNLOCK_ROWS = 5
+
+
+def would_run(case: Case, declared: Declared) -> bool:
+    """Whether the runner would play `case` on an engine declaring `declared` (its own
+    pins or an alternative's, and every capability the played one needs)."""
+    played = case
+    if declared.missing_readings(case.pins):
+        chosen = choose_alternative(case, declared)
+        if chosen is None:
+            return False
+        played = case.alternative(chosen)
+    return not declared.missing_capabilities(played.capabilities)
+
+
+def unlocks(report: RunReport) -> list[tuple[str, int]]:
+    """Each single reading (`variant=reading`) or capability the engine lacks, with the
+    skipped and unsupported cases it would run if the engine implemented it and nothing
+    else more; most first, those that would run none left out. Cases the user skipped
+    are not counted."""
+    declared = report.declared
+    if declared is None:
+        return []
+    not_run = [o.case for o in report.outcomes
+               if o.status in (SKIPPED, UNSUPPORTED) and o.reason != USER_SKIP]
+    wanted: set[tuple[str, str]] = set()
+    for case in not_run:
+        for pins in (case.pins, *(alt.requires for alt in case.alternatives)):
+            for variant, pinned in pins.items():
+                wanted.update((variant, r) for r in pin_readings(pinned)
+                              if r not in declared.implemented.get(variant, frozenset()))
+    candidates: list[tuple[str, Declared]] = []
+    for variant, reading in sorted(wanted):
+        implemented = dict(declared.implemented)
+        implemented[variant] = implemented.get(variant, frozenset()) | {reading}
+        candidates.append((f"{variant}={reading}", replace(declared, implemented=implemented)))
+    for capability in sorted(set(CAPABILITIES) - declared.capabilities):
+        candidates.append(
+            (capability, replace(declared, capabilities=declared.capabilities | {capability})))
+    counted = [(name, sum(would_run(case, more) for case in not_run))
+               for name, more in candidates]
+    return sorted(((n, c) for n, c in counted if c), key=lambda item: (-item[1], item[0]))
+
+
+def unlock_table(report: RunReport, rows: int = UNLOCK_ROWS) -> Table | None:
+    found = unlocks(report)
+    if not found:
+        return None
+    table = Table(title="what would run the most cases not run (each implemented alone)",
+                  title_justify="left")
+    table.add_column("implement")
+    table.add_column("cases it would run", justify="right")
+    for name, cases in found[:rows]:
+        table.add_row(escape(name), str(cases))
+    return table
 
 
 def summary_table(report: RunReport) -> Table:
