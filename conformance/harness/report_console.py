@@ -4,7 +4,13 @@ would run the most of them, a summary table by clause family, and the totals.
 
 A case counts in one clause family, that of its first clause (`case_family`), here,
 in the JSON report's `by_family` and `not_run`, in the markdown summary and on the
-results page, so the families add up to the cases."""
+results page, so the families add up to the cases.
+
+Three forms: `FULL` (each failure's block, with its diff and the engine's
+stderr), `COMPACT` (a line or two per failure: off a terminal), `QUIET` (the
+failing cases' ids and the totals). In every form an engine that fails to
+start is told once (what was read, what was expected, the likely cause), not
+once per case it left unrun."""
 
 from __future__ import annotations
 
@@ -22,7 +28,7 @@ from rich.table import Table
 from .case_selection import USER_SKIP
 from .clauses import clause_family
 from .declared import CAPABILITIES, Declared, capabilities_text
-from .engine_process import json_words
+from .engine_process import HANDSHAKE, LAUNCH, NAMES_AN_EXCEPTION, json_words
 from .pack import Case, pin_readings
 from .rules_links import clause_link
 from .runner import (
@@ -37,6 +43,11 @@ from .runner import (
     RunReport,
     choose_alternative,
 )
+
+FULL, COMPACT, QUIET = "full", "compact", "quiet"  # the forms of the report
+START_REASONS = (HANDSHAKE, LAUNCH)  # the errors of an engine that did not start
+SHOWN_IDS = 5  # the ids named of the cases a failed start left unrun
+COMPACT_STDERR = 12  # the lines of an engine's stderr the compact form shows
 
 STATUSES = (PASSED, FAILED, ERRORED, SKIPPED, UNSUPPORTED, XFAILED, XPASSED)
 _STYLE = {
@@ -85,9 +96,11 @@ def print_header(console: Console, report_pack: str, engine: str) -> None:
     console.print(f"[bold]engine[/]    {escape(engine)}")
 
 
-def print_report(console: Console, report: RunReport, extra_args: list[str] | None = None) -> None:
+def print_report(console: Console, report: RunReport, extra_args: list[str] | None = None,
+                 form: str = FULL) -> None:
+    quiet = form == QUIET
     hello = report.hello
-    if hello:
+    if hello and not quiet:
         console.print(
             f"[bold]engine said[/] {escape(one_line(_said(hello.get('name'))))} "
             f"{escape(one_line(_said(hello.get('version'))))}, "
@@ -95,7 +108,7 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
             f"run profile {escape(report.profile)}"
         )
     declared = report.declared
-    if declared is not None:
+    if declared is not None and not quiet:
         off = ", ".join(f"{v}={r}" for v, r in sorted(declared.off_profile_readings().items()))
         console.print(f"[bold]readings[/]    {escape(declared.profile)}"
                       + (f" with {escape(off)}" if off else ""))
@@ -104,16 +117,14 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
     if report.declaration_error:
         console.print(f"[red]the engine's hello cannot be read[/]: "
                       f"{escape(report.declaration_error)}")
-    for outcome in report.outcomes:
-        if outcome.status in (FAILED, ERRORED, XPASSED):
-            _print_problem(console, report, outcome, extra_args)
-    not_run = not_run_table(report)
+    print_problems(console, report, extra_args, form)
+    not_run = None if quiet else not_run_table(report)
     if not_run is not None:
         console.print(not_run)
-    unlock = unlock_table(report)
+    unlock = None if quiet else unlock_table(report)
     if unlock is not None:
         console.print(unlock)
-    xfailed = [o for o in report.outcomes if o.status == XFAILED]
+    xfailed = [o for o in report.outcomes if o.status == XFAILED and not quiet]
     for o in xfailed:
         console.print(
             f"[cyan]xfailed[/] {escape(o.case.id)} ({o.raw_status}): {escape(o.xfail_reason or '')}"
@@ -130,7 +141,10 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
             f"({len(stale.passed)} passed: {escape(passed)}); take it off the list",
             soft_wrap=True,
         )
-    console.print(summary_table(report))
+    if report.stopped:
+        console.print(f"[yellow]{escape(report.stopped)}[/]", highlight=False)
+    if not quiet:
+        console.print(summary_table(report))
     verdict = "[green]OK[/]" if report.ok else "[red]FAILED[/]"
     if report.interrupted:
         verdict = "[yellow]INTERRUPTED[/]"
@@ -216,6 +230,112 @@ def not_run_table(report: RunReport) -> Table | None:
     return table
 
 
+def failed_to_start(o: CaseOutcome) -> bool:
+    """Whether a case errored because the engine did not start (launch or handshake)."""
+    return ERRORED in (o.status, o.raw_status) and o.reason in START_REASONS
+
+
+def print_problems(console: Console, report: RunReport, extra: list[str] | None,
+                   form: str = FULL) -> None:
+    """The failed, errored and unexpectedly passed cases, in `form`; the cases errored by
+    an engine that did not start, once for all."""
+    unstarted = [o for o in report.outcomes if o.status == ERRORED and failed_to_start(o)]
+    if unstarted:
+        print_broken_start(console, report, unstarted, extra, form)
+    for o in report.outcomes:
+        if o.status not in (FAILED, ERRORED, XPASSED) or failed_to_start(o):
+            continue
+        if form == QUIET:
+            console.print(f"[{_STYLE[o.status]}]{o.status.upper()}[/] {escape(o.case.id)}",
+                          highlight=False, soft_wrap=True)
+        elif form == COMPACT:
+            _print_compact(console, report, o, extra)
+        else:
+            _print_problem(console, report, o, extra)
+
+
+def message_parts(message: str) -> tuple[str, str, list[str]]:
+    """An errored case's message as the runner writes it: what went wrong, the likely
+    cause, the last messages both ways."""
+    what: list[str] = []
+    cause, messages = "", []
+    lines = message.splitlines()
+    while lines:
+        line = lines.pop(0)
+        if line.startswith("likely cause: "):
+            cause = line.removeprefix("likely cause: ")
+        elif line == "last messages:":
+            messages = lines
+            break
+        else:
+            what.append(line)
+    return "\n".join(what), cause, messages
+
+
+def print_broken_start(console: Console, report: RunReport, outcomes: list[CaseOutcome],
+                       extra: list[str] | None, form: str = FULL) -> None:
+    """An engine that did not start, told once: what went wrong, what was read and
+    expected, the likely cause, its stderr; then how many cases it left unrun."""
+    first = outcomes[0]
+    what, cause, messages = message_parts(first.message)
+    title = f"[magenta]THE ENGINE DID NOT START[/] [magenta]({escape(first.reason or '')})[/]"
+    if form == FULL:
+        console.rule(title, align="left")
+    else:
+        console.print(title, highlight=False)
+    console.print(f"[bold]what[/]     {escape(what)}", highlight=False, soft_wrap=True)
+    if form != QUIET and first.reason == HANDSHAKE:
+        sent = [m[2:] for m in messages if m.startswith("> ")]
+        read = [m[2:] for m in messages if m.startswith("< ")]
+        if sent:
+            console.print(f"[bold]sent[/]     {escape(sent[0])}", highlight=False,
+                          soft_wrap=True)
+        console.print(f"[bold]read[/]     {escape(read[0]) if read else 'nothing'}",
+                      highlight=False, soft_wrap=True)
+        console.print('[bold]expected[/] one line of JSON on stdout answering the hello: '
+                      '{"seq": 1, "ok": true, "protocol": 1, "name": ..., ...} '
+                      '(conformance/PROTOCOL.md, "hello")', highlight=False, soft_wrap=True)
+    if cause:
+        console.print(f"[bold]likely cause[/] {escape(cause)}", highlight=False, soft_wrap=True)
+    if first.stderr and form != QUIET:
+        _print_stderr(console, first.stderr, form)
+    ids = [o.case.id for o in outcomes]
+    shown = ", ".join(ids[:SHOWN_IDS]) + (", ..." if len(ids) > SHOWN_IDS else "")
+    console.print(f"{len(ids)} case(s) errored so ({escape(shown)}); the --json and --junit "
+                  "reports list each", highlight=False, soft_wrap=True)
+    if form != QUIET:
+        console.print(f"[bold]rerun[/]    {escape(rerun_command(report, first, extra))}",
+                      highlight=False, soft_wrap=True)
+
+
+def _print_stderr(console: Console, stderr: str, form: str) -> None:
+    lines = stderr.splitlines()
+    if form != FULL and len(lines) > COMPACT_STDERR:
+        kept = lines[-COMPACT_STDERR:]
+        named = next((line for line in reversed(lines[:-COMPACT_STDERR])
+                      if NAMES_AN_EXCEPTION.search(line)), None)
+        lines = ([named] if named else []) + [
+            f"[... {len(lines) - len(kept)} line(s): see the JSON report, or run with -v ...]"
+        ] + kept
+    console.print("[bold]engine's stderr[/]", highlight=False)
+    for line in lines:
+        console.print(f"  {escape(line)}", highlight=False, soft_wrap=True)
+
+
+def _print_compact(console: Console, report: RunReport, o: CaseOutcome,
+                   extra: list[str] | None) -> None:
+    """A failure in two lines: status, id and why; the command that reruns it."""
+    style = _STYLE[o.status]
+    if o.status == XPASSED:
+        why = f"listed as an expected failure ({o.xfail_reason or ''}) but passed"
+    else:
+        why = failure_reason(o)
+    console.print(f"[{style}]{o.status.upper()}[/] {escape(o.case.id)}: {escape(why)}",
+                  highlight=False, soft_wrap=True)
+    console.print(f"  rerun: {escape(rerun_command(report, o, extra))}", highlight=False,
+                  soft_wrap=True)
+
+
 def _print_problem(
     console: Console, report: RunReport, o: CaseOutcome, extra: list[str] | None
 ) -> None:
@@ -247,6 +367,8 @@ def _print_problem(
         console.print(escape(o.message))
     if o.diff:
         console.print(Syntax(o.diff, "diff", theme="ansi_dark", background_color="default"))
+    if o.stderr:
+        _print_stderr(console, o.stderr, FULL)
     if o.engine_restarted:
         console.print("[dim]engine killed; the next case starts a fresh one[/]")
     console.print(f"[bold]rerun[/]   {escape(rerun_command(report, o, extra))}", soft_wrap=True)
