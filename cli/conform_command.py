@@ -2,7 +2,8 @@
 
     baloot conform --engine "COMMAND" [--profile P] [--only ID|GLOB] [--skip ID|GLOB]
                    [--xfail FILE] [--strict] [--write-xfail FILE]
-                   [--json FILE] [--junit FILE] [--summary-md FILE] ...
+                   [--json FILE] [--junit FILE] [--summary-md FILE]
+                   [-q | -v] [-x | --maxfail N] ...
     baloot conform lint [--cases DIR]
 
 `register` returns the group of `conform`'s subcommands: the reference adapter
@@ -28,10 +29,10 @@ from ..conformance.harness.case_selection import (
     select_cases,
 )
 from ..conformance.harness.engine_process import EngineProcess
-from ..conformance.harness.exit_status import USAGE, conform_verdict
+from ..conformance.harness.exit_status import FAILURES, INTERRUPTED, USAGE, conform_verdict
 from ..conformance.harness.lint import lint_pack
 from ..conformance.harness.pack import Case, Pack, default_pack_folder
-from ..conformance.harness.report_console import print_report
+from ..conformance.harness.report_console import COMPACT, FULL, QUIET, print_report
 from ..conformance.harness.report_files import write_json, write_junit
 from ..conformance.harness.report_markdown import append_stopped_summary, append_summary
 from ..conformance.harness.report_xfail import write_xfail
@@ -144,6 +145,26 @@ def register(subparsers: Subcommands) -> Subcommands:
         help="the pack version the engine was checked against: stop (exit 2) when the pack "
         "is another, as a change of its minor version changes what cases mean",
     )
+    said = conform.add_mutually_exclusive_group()
+    said.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="print only the failing cases' ids and the summary line",
+    )
+    said.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="print each failure in full (its diff, the engine's stderr) even when stdout "
+        "is not a terminal, where a failure takes a line or two",
+    )
+    stop = conform.add_mutually_exclusive_group()
+    stop.add_argument(
+        "-x", "--exitfirst", action="store_const", const=1, dest="maxfail",
+        help="stop at the first case that fails or errors (as --maxfail 1)",
+    )
+    stop.add_argument(
+        "--maxfail", type=int, metavar="N",
+        help="stop after N cases failed or errored; the reports cover the cases that ran "
+        "and say the run was cut short",
+    )
     conform.set_defaults(run=run_conform)
     sub = conform.add_subparsers(dest="conform_command", metavar="SUBCOMMAND")
     conform.set_defaults(conform_subcommands=sub)  # named when no engine is given
@@ -226,6 +247,9 @@ def _prepared(args: argparse.Namespace, err: Console) -> _Prepared | int:
             err.print(f"baloot conform: --{option.replace('_', '-')} must be a positive number "
                       f"of seconds, not {value!r}")
             return 2
+    if args.maxfail is not None and args.maxfail < 1:
+        err.print("baloot conform: --maxfail must be 1 or more")
+        return 2
     if args.min_checked < 0:
         err.print("baloot conform: --min-checked must be 0 or more")
         return 2
@@ -301,10 +325,11 @@ def run_conform(args: argparse.Namespace) -> int:
         return prepared
     argv, register_, xfails, skips, pack, cases = prepared
     console = make_console()
-    console.print(
-        f"[bold]case pack[/] {pack.name} {pack.version} ({len(cases)} of {len(pack.cases)} cases)"
-    )
-    console.print(f"[bold]engine[/]    {shlex.join(argv)}")
+    form = report_form(args, console.is_terminal)
+    if form != QUIET:
+        console.print(f"[bold]case pack[/] {pack.name} {pack.version} "
+                      f"({len(cases)} of {len(pack.cases)} cases)")
+        console.print(f"[bold]engine[/]    {shlex.join(argv)}")
     engine = EngineProcess(
         argv,
         timeout=args.timeout,
@@ -312,7 +337,7 @@ def run_conform(args: argparse.Namespace) -> int:
         validate=args.validate_protocol,
     )
     runner = Runner(engine, register_, profile=args.profile, xfails=xfails, skips=skips,
-                    strict=args.strict)
+                    strict=args.strict, maxfail=args.maxfail)
     if len(cases) > PROGRESS_THRESHOLD and console.is_terminal:
         with Progress(
             TextColumn("{task.description}"),
@@ -331,8 +356,10 @@ def run_conform(args: argparse.Namespace) -> int:
     else:
         report = runner.run(pack, cases)
     extra = _extra_args(args)
-    print_report(console, report, extra)
+    print_report(console, report, extra, form)
     status, why = conform_verdict(report, args.min_checked)
+    if report.stopped and status == INTERRUPTED:  # --maxfail: a case failed, no Ctrl-C
+        status, why = FAILURES, ""
     try:
         if args.json:
             write_json(report, args.json, extra)
@@ -347,8 +374,15 @@ def run_conform(args: argparse.Namespace) -> int:
                   highlight=False)
         return 2
     if why:
-        console.print(f"[red]FAILED[/] {escape(why)}")
+        console.print(f"[red]FAILED[/] {escape(why)}", soft_wrap=True)
     return status
+
+
+def report_form(args: argparse.Namespace, terminal: bool) -> str:
+    """The console report's form: -q quiet; -v, or a terminal, in full; else compact."""
+    if args.quiet:
+        return QUIET
+    return FULL if args.verbose or terminal else COMPACT
 
 
 def _write_xfail(console: Console, report: RunReport, path: Path) -> None:

@@ -143,7 +143,7 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
         )
     if report.stopped:
         console.print(f"[yellow]{escape(report.stopped)}[/]", highlight=False)
-    if not quiet:
+    if not quiet and not report.never_started:  # a table of errors alone says nothing
         console.print(summary_table(report))
     verdict = "[green]OK[/]" if report.ok else "[red]FAILED[/]"
     if report.interrupted:
