@@ -162,6 +162,7 @@ def report_as_json(
                 "diff": o.diff,
                 "xfail_reason": o.xfail_reason,
                 "engine_restarted": o.engine_restarted,
+                "stderr": o.stderr,
                 "seconds": round(o.seconds, 3),
                 "rerun": rerun_command(report, o, extra_args),
             }
