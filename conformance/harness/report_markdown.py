@@ -5,7 +5,10 @@ The engine, its version and command, the profile, the pack and its version, the
 verdict and exit status; the cases by status; a table of the failures (case,
 clauses, one-line reason; errored cases with the same reason share a row, which
 counts them, so an engine that never starts is one row, not one per case), of
-the unexpected passes and of the stale xfail lines. A run stopped before any
+the unexpected passes and of the stale xfail lines; the cases by clause family
+(each in the family of its first clause, as the console and the results page count
+them); the readings and capabilities that alone would run the most cases not run.
+A run stopped before any
 case ran (a bad xfail glob, an unreadable file: exit 2) has a summary too
 (`stopped_summary_markdown`), saying why and that no report was written.
 The file is appended to, never replaced: `$GITHUB_STEP_SUMMARY` is shared by the
@@ -22,7 +25,14 @@ import shlex
 from pathlib import Path
 
 from .exit_status import USAGE, describe_status
-from .report_console import STATUSES, failure_reason, one_line
+from .report_console import (
+    STATUSES,
+    UNLOCK_ROWS,
+    by_family,
+    failure_reason,
+    one_line,
+    unlocks,
+)
 from .report_files import engine_identity, played_readings
 from .runner import (
     ERRORED,
@@ -171,6 +181,19 @@ def summary_markdown(report: RunReport, status: int, why: str = "") -> str:
                 for s in report.stale_xfails
             ],
         )
+        lines.append("")
+    families = by_family(report)
+    if families:
+        lines += ["#### By clause family (of each case's first clause)", ""]
+        rows = [[md(f), *(str(c[s]) for s in STATUSES), str(sum(c.values()))]
+                for f, c in families.items()]
+        lines += _table(["family", *STATUSES, "cases"], rows, right=len(STATUSES) + 1)
+        lines.append("")
+    found = unlocks(report)
+    if found:
+        lines += ["#### What would run the most cases not run (each implemented alone)", ""]
+        lines += _table(["implement", "cases it would run"],
+                        [[md(name), str(n)] for name, n in found[:UNLOCK_ROWS]], right=1)
         lines.append("")
     if report.unknown_xfails:
         lines += ["The xfail list names cases the pack does not hold: "

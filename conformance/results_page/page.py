@@ -30,6 +30,7 @@ from html import escape
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..harness.report_console import case_family
 from .badge import badge_message, badge_svg
 from .runs import PASSED_STATUSES, EngineRun
 
@@ -100,7 +101,9 @@ class Row:
 
     @property
     def family(self) -> str:
-        return self.clauses[0].split(".", 1)[0]
+        """The family of the case's first clause, as the console and the markdown summary
+        count it (`case_family`)."""
+        return case_family(self.clauses)
 
 
 def matrix_rows(runs: list[EngineRun]) -> dict[str, list[Row]]:

@@ -97,7 +97,9 @@ def test_the_summary_says_who_ran_what_and_what_failed(tmp_path: Path, hostile_r
     assert text.startswith(EARLIER + "\n")  # appended after the earlier step's summary
     ours = text[len(EARLIER):]
     assert headings(ours)[0] == f"Baloot conformance: FAILED, {NAME_SHOWN} {VERSION}"
-    about, counts, failures, xpassed, stale = tables(ours)
+    about, counts, failures, xpassed, stale, families = tables(ours)
+    assert families == [["family", *STATUSES, "cases"], ["BID", "1", "2", "0", "1", "0", "0",
+                                                         "1", "5"]]
     assert all(len(row) == 2 for row in about)
     facts = dict((row[0], row[1]) for row in about[1:])
     assert facts["engine"] == NAME_SHOWN and facts["version"] == VERSION
