@@ -13,18 +13,29 @@ stored results, which a wheel does not ship), is reported as skipped, with
 the reason and what to install. `--skip STEP` leaves a step out by choice. An
 installed wheel's base install thus checks the pack against the reference
 engine and says what it left out.
+
+What a step prints goes to a log file (`--log FILE`; by default a new file in
+the system's temporary folder), whose path the suite prints at the end; the
+terminal gets a line for each failing step (where its output starts in the
+log, and its last line) and the summary table. With `-v` each step prints to
+the terminal as it runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fnmatch
 import functools
+import os
 import shlex
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
 
 from rich.markup import escape
 from rich.table import Table
@@ -99,6 +110,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
                        help="leave out the steps of this id or glob (spec-check, spec-trace, gen, "
                        "render, verify, lint, coverage, pins, needs, conform-PROFILE); "
                        "repeatable")
+    suite.add_argument("-v", "--verbose", action="store_true",
+                       help="print each step's output on the terminal as it runs, not in the log")
+    suite.add_argument("--log", type=Path, metavar="FILE",
+                       help="write the steps' output to FILE (default: a new file in the "
+                       "system's temporary folder, named at the end)")
     suite.set_defaults(run=functools.partial(run_suite, command=command))
 
 
@@ -109,6 +125,39 @@ class Result:
     status: int | None  # None: skipped
     seconds: float = 0.0
     reason: str = ""
+    log_line: int = 0  # where its output starts in the log (0: not in a log)
+    last_line: str = ""  # the last line it printed, in the log
+
+
+class _Log:
+    """The file the steps' output goes to, counting its lines."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+
+    def lines(self) -> int:
+        self.stream.flush()
+        with open(self.stream.name, encoding="utf-8", errors="replace") as read:
+            return sum(1 for _ in read)
+
+    def last_line(self, since: int) -> str:
+        self.stream.flush()
+        with open(self.stream.name, encoding="utf-8", errors="replace") as read:
+            lines = [line.strip() for line in read][since:]
+        return next((line for line in reversed(lines) if line), "")
+
+    @contextlib.contextmanager
+    def capturing(self) -> Iterator[None]:
+        with contextlib.redirect_stdout(self.stream), contextlib.redirect_stderr(self.stream):
+            yield
+
+
+def _open_log(path: Path | None) -> IO[str]:
+    if path is not None:
+        return open(path, "w", encoding="utf-8")
+    handle, name = tempfile.mkstemp(prefix="baloot-suite-", suffix=".log")
+    os.close(handle)
+    return open(name, "w", encoding="utf-8")
 
 
 def run_suite(args: argparse.Namespace, command: Command) -> int:
@@ -125,26 +174,19 @@ def run_suite(args: argparse.Namespace, command: Command) -> int:
               + ", ".join(step.id for step in planned), file=sys.stderr)
         return 2
     checkout = is_checkout()
-    results: list[Result] = []
-    for step in planned:
-        chosen = any(fnmatch.fnmatchcase(step.id, glob) for glob in args.skip)
-        reason = "--skip" if chosen else step.skip_reason(checkout)
-        if reason is not None:
-            console.print(f"[dim]skipped {step.title} (baloot {' '.join(step.argv)}): "
-                          f"{escape(reason)}[/dim]", highlight=False)
-            results.append(Result(step, None, reason=reason))
-            continue
-        console.rule(f"[bold]{step.title}[/bold]  (baloot {' '.join(step.argv)})")
-        started = time.perf_counter()
-        try:
-            status = command(list(step.argv))
-        except SystemExit as exit_:  # argparse and commands that exit
-            status = exit_.code if isinstance(exit_.code, int) else 1
-        except Exception as err:  # a step that breaks must not hide the others' results
-            console.print(f"[bold red]the step stopped with an internal error:[/bold red] "
-                          f"{type(err).__name__}: {err}")
-            status = 1
-        results.append(Result(step, status, time.perf_counter() - started))
+    verbose = bool(getattr(args, "verbose", False))
+    try:
+        stream = None if verbose else _open_log(getattr(args, "log", None))
+    except OSError as exc:
+        print(f"baloot suite: --log: cannot write {args.log}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    log = None if stream is None else _Log(stream)
+    try:
+        results = _run_steps(planned, args.skip, checkout, command, log)
+    finally:
+        if stream is not None:
+            stream.close()
     table = Table(title="Summary")
     table.add_column("step")
     table.add_column("result")
@@ -161,4 +203,57 @@ def run_suite(args: argparse.Namespace, command: Command) -> int:
     skipped = sum(1 for r in results if r.status is None)
     passed = len(results) - failed - skipped
     console.print(f"{passed} passed, {failed} failed, {skipped} skipped", highlight=False)
+    if log is not None:
+        console.print(f"each step's output: {escape(log.stream.name)}", highlight=False,
+                      soft_wrap=True)
     return 1 if failed else 0
+
+
+def _run_steps(planned: list[Step], skip: list[str], checkout: bool, command: Command,
+               log: _Log | None) -> list[Result]:
+    """Run the steps not skipped, their output on the terminal, or in `log` with a line
+    on the terminal for each step that fails."""
+    console = make_console()
+    results: list[Result] = []
+    for step in planned:
+        chosen = any(fnmatch.fnmatchcase(step.id, glob) for glob in skip)
+        reason = "--skip" if chosen else step.skip_reason(checkout)
+        if reason is not None:
+            if log is None:
+                console.print(f"[dim]skipped {step.title} (baloot {' '.join(step.argv)}): "
+                              f"{escape(reason)}[/dim]", highlight=False)
+            results.append(Result(step, None, reason=reason))
+            continue
+        heading = f"{step.title}  (baloot {' '.join(step.argv)})"
+        start = 0
+        if log is None:
+            console.rule(f"[bold]{escape(heading)}[/bold]")
+        else:
+            print(f"==== {heading}", file=log.stream)
+            start = log.lines() + 1
+        started = time.perf_counter()
+        with contextlib.nullcontext() if log is None else log.capturing():
+            status = _run_step(step, command)
+        result = Result(step, status, time.perf_counter() - started, log_line=start)
+        if log is not None and status != 0:
+            result = Result(step, status, result.seconds, log_line=start,
+                            last_line=log.last_line(start - 1))
+            console.print(f"[bold red]FAILED[/bold red] {escape(step.title)} "
+                          f"(baloot {escape(' '.join(step.argv))}): "
+                          f"{escape(result.last_line)} [dim](log line {start})[/dim]",
+                          highlight=False, soft_wrap=True)
+        results.append(result)
+    return results
+
+
+def _run_step(step: Step, command: Command) -> int:
+    """A step's exit status; a step that breaks must not hide the others' results."""
+    console = make_console()
+    try:
+        return command(list(step.argv))
+    except SystemExit as exit_:  # argparse and commands that exit
+        return exit_.code if isinstance(exit_.code, int) else 1
+    except Exception as err:
+        console.print(f"[bold red]the step stopped with an internal error:[/bold red] "
+                      f"{type(err).__name__}: {escape(str(err))}")
+        return 1
