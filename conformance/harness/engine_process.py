@@ -512,8 +512,12 @@ class EngineProcess:
         detail = ("engine exited" + (f" with status {code}" if code is not None else "")
                   + f" {when}")
         named = self._stderr_lines.exception_line()
+        last = next((line.strip() for line in reversed(self._stderr_lines.last(5))
+                     if line.strip()), "")
         if named:
             detail += f"; its stderr says: {named}"
+        if last and last != named:
+            detail += ("; " if named else "; its stderr ") + f"ends: {last}"
         return EngineError(EXITED, detail, stderr=self.stderr_excerpt())
 
     def _flood_detail(self) -> str:

@@ -37,7 +37,7 @@ def test_failure_report_links_the_clauses(tmp_path: Path,
     engine = tmp_path / "never_refuses.py"
     engine.write_text(NEVER_REFUSES)
     report = tmp_path / "report.json"
-    status = main(["conform", "--engine", shlex.join([sys.executable, str(engine)]),
+    status = main(["conform", "-v", "--engine", shlex.join([sys.executable, str(engine)]),
                    "--only", "play.illegal.revoke", "--json", str(report)])
     out = capsys.readouterr().out
     assert status == 1

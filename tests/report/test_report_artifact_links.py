@@ -28,7 +28,7 @@ WRONG = {"player": 0, "actions": ["pass"]}  # `good` offers hokum and sun too
 def run(tmp_path: Path, out: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
     pack = write_pack(tmp_path / "pack", [legal_case("wrong", expect=WRONG)])
     out.mkdir(parents=True, exist_ok=True)
-    status = main(["conform", "--engine", engine_command("good"), "--cases", str(pack),
+    status = main(["conform", "-v", "--engine", engine_command("good"), "--cases", str(pack),
                    "--json", str(out / "r.json"), "--junit", str(out / "r.junit.xml")])
     assert status == 1
     return (out / "r.json").read_text(encoding="utf-8"), capsys.readouterr().out
