@@ -1,0 +1,134 @@
+"""An engine author's first hour: a broken start is told once with its likely cause,
+-q, -x and --maxfail, the compact form off a terminal, and the engine's stderr around a
+crash (its first and last lines and the line naming the exception) in the console and the
+JSON report."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baloot.cli.main import main as cli_main
+from baloot.conformance.harness.engine_process import StderrLines
+
+from conftest import FAKE_ENGINES, engine_command, legal_case, write_pack
+
+PRINTS_FIRST = f"""import runpy, sys
+sys.path.insert(0, {str(FAKE_ENGINES)!r})
+print("engine starting up", flush=True)
+runpy.run_path({str(FAKE_ENGINES / "good.py")!r}, run_name="__main__")
+"""
+
+CRASHES = """import sys
+for i in range(100):
+    print(f"log line {i}", file=sys.stderr)
+sys.stdin.readline()
+def engine_own_frame():
+    raise ValueError("the engine's own mistake")
+engine_own_frame()
+"""
+
+WRONG = {"player": 0, "actions": ["pass"]}
+
+
+def conform(tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str, cases: int,
+            *extra: str, **case: Any) -> tuple[int, dict[str, Any], list[str]]:
+    pack = write_pack(tmp_path / "pack", [legal_case(f"c{i}", **case) for i in range(cases)])
+    report = tmp_path / "report.json"
+    status = cli_main(["conform", "--engine", engine, "--cases", str(pack),
+                       "--json", str(report), *extra])
+    out = capsys.readouterr()
+    return status, json.loads(report.read_text()), (out.out + out.err).splitlines()
+
+
+def script(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "engine.py"
+    path.write_text(text)
+    return shlex.join([sys.executable, str(path)])
+
+
+def test_a_line_before_the_hello_is_told_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, report, lines = conform(tmp_path, capsys, script(tmp_path, PRINTS_FIRST), 30)
+    assert status == 3
+    assert [c["status"] for c in report["cases"]] == ["errored"] * 30  # every case reported
+    text = "\n".join(lines)
+    assert len(lines) < 20, text
+    assert text.count("THE ENGINE DID NOT START") == 1
+    assert "log to stderr" in text and "'engine starting up'" in text
+    assert "30 case(s) errored so" in text and "fresh one" not in text
+
+
+def test_a_bad_path_says_check_the_engine_path(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, report, lines = conform(tmp_path, capsys, str(tmp_path / "no-such-engine"), 5)
+    assert status == 3 and len(report["cases"]) == 5
+    text = "\n".join(lines)
+    assert len(lines) < 15, text
+    assert "no such file: check the --engine path" in text
+
+
+def test_an_exit_before_the_hello_gives_status_and_stderr(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, report, lines = conform(tmp_path, capsys, engine_command("exits_at_handshake"), 4)
+    text = "\n".join(lines)
+    assert status == 3 and "exited with status 1" in text
+    assert "no protocol for you" in report["cases"][0]["stderr"]
+    assert text.count("no protocol for you") <= 3, text
+
+
+def test_a_crash_keeps_the_first_lines_the_exception_and_the_engines_frame(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, report, lines = conform(tmp_path, capsys, script(tmp_path, CRASHES), 1, "-v")
+    stderr = report["cases"][0]["stderr"]
+    for wanted in ("log line 0", "log line 19", "Traceback", "engine_own_frame",
+                   "ValueError: the engine's own mistake", "line(s) left out"):
+        assert wanted in stderr, (wanted, stderr)
+    assert "log line 50" not in stderr
+    text = "\n".join(lines)
+    assert "ValueError: the engine's own mistake" in report["cases"][0]["message"]
+    assert "engine_own_frame" in text and "log line 0" in text
+
+
+def test_the_stderr_kept_marks_its_gap_and_keeps_a_named_line_in_it() -> None:
+    kept = StderrLines()
+    for i in range(200):
+        kept.append(f"panic: at {i}" if i == 70 else f"line {i}")
+    excerpt = kept.excerpt().splitlines()
+    assert excerpt[:20] == [f"line {i}" for i in range(20)]
+    assert excerpt[20:23] == ["[... 50 line(s) left out ...]", "panic: at 70",
+                              "[... 89 line(s) left out ...]"]
+    assert excerpt[23:] == [f"line {i}" for i in range(160, 200)]
+    assert kept.exception_line() == "panic: at 70"
+
+
+def test_maxfail_stops_and_the_report_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, report, lines = conform(tmp_path, capsys, engine_command("good"), 6,
+                                    "--maxfail", "2", expect=WRONG)
+    assert status == 1
+    assert len(report["cases"]) == 2 and report["interrupted"] is True
+    assert any("stopped after 2 failed or errored case(s) (--maxfail 2)" in line
+               for line in lines)
+    status, report, _ = conform(tmp_path, capsys, engine_command("good"), 6, "-x",
+                                expect=WRONG)
+    assert status == 1 and len(report["cases"]) == 1
+
+
+def test_off_a_terminal_a_failure_takes_two_lines_and_quiet_only_ids(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, lines = conform(tmp_path, capsys, engine_command("good"), 3, expect=WRONG)
+    failing = [i for i, line in enumerate(lines) if line.startswith("FAILED c")]
+    assert len(failing) == 3
+    assert all(lines[i + 1].startswith("  rerun: ") for i in failing)
+    assert not any(line.startswith("rules") for line in lines)
+    status, _, lines = conform(tmp_path, capsys, engine_command("good"), 3, "-q",
+                               expect=WRONG)
+    assert status == 1
+    assert lines[:3] == ["FAILED c0", "FAILED c1", "FAILED c2"]
+    assert len(lines) == 4 and lines[3].startswith("FAILED: 3 cases")
