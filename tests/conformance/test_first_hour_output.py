@@ -16,7 +16,7 @@ import pytest
 from baloot.cli.main import main as cli_main
 from baloot.conformance.harness.engine_process import StderrLines
 
-from conftest import FAKE_ENGINES, engine_command, legal_case, write_pack
+from .conftest import FAKE_ENGINES, engine_command, legal_case, write_pack
 
 PRINTS_FIRST = f"""import runpy, sys
 sys.path.insert(0, {str(FAKE_ENGINES)!r})
@@ -85,6 +85,7 @@ def test_an_exit_before_the_hello_gives_status_and_stderr(
 def test_a_crash_keeps_the_first_lines_the_exception_and_the_engines_frame(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, report, lines = conform(tmp_path, capsys, script(tmp_path, CRASHES), 1, "-v")
+    assert status == 1
     stderr = report["cases"][0]["stderr"]
     for wanted in ("log line 0", "log line 19", "Traceback", "engine_own_frame",
                    "ValueError: the engine's own mistake", "line(s) left out"):
