@@ -85,7 +85,7 @@ def test_an_exit_before_the_hello_gives_status_and_stderr(
 def test_a_crash_keeps_the_first_lines_the_exception_and_the_engines_frame(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, report, lines = conform(tmp_path, capsys, script(tmp_path, CRASHES), 1, "-v")
-    assert status == 1
+    assert status == 3  # it crashed at the hello
     stderr = report["cases"][0]["stderr"]
     for wanted in ("log line 0", "log line 19", "Traceback", "engine_own_frame",
                    "ValueError: the engine's own mistake", "line(s) left out"):
