@@ -17,7 +17,8 @@ _MEANING = {
     OK: "every case that ran passed, or failed as its --xfail line says",
     FAILURES: "a case failed or errored",
     USAGE: "a bad command line, pack, xfail or skip file, or a report that cannot be written",
-    ENGINE_DID_NOT_START: "the engine never completed a handshake",
+    ENGINE_DID_NOT_START: "the engine did not start (it could not be run, or it never "
+                          "completed a handshake)",
     NOTHING_CHECKED: "nothing was checked",
     UNEXPECTED_PASSES: "--strict: a case listed in --xfail passed",
     INTERRUPTED: "interrupted",
@@ -37,7 +38,9 @@ def conform_verdict(report: RunReport, min_checked: int = 1) -> tuple[int, str]:
         why = report.declaration_error or next(
             (o.message.splitlines()[0] for o in report.outcomes if o.message), "no reply"
         )
-        return ENGINE_DID_NOT_START, f"the engine did not complete its handshake: {why}"
+        if report.declaration_error:
+            return ENGINE_DID_NOT_START, f"the engine's hello cannot be read: {why}"
+        return ENGINE_DID_NOT_START, f"the engine did not start: {why}"
     if report.count(FAILED) or report.count(ERRORED):
         return FAILURES, ""
     if report.strict and report.count(XPASSED):
