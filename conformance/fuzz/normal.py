@@ -13,9 +13,8 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from ..protocol import normal_form
-from ..protocol.fields import protocol_fields
+from ..protocol.fields import protocol_fields, result_fields, state_fields
 from ..protocol.normal_form import RESULT, STATE, normal
-from ..protocol.schemas import result_fields, state_fields
 
 STATE_REQUIRED, STATE_OPTIONAL = state_fields()
 RESULT_FIELDS = result_fields()

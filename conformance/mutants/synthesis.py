@@ -34,7 +34,7 @@ from ..harness.variants import load_register
 from ..pack_tools.case_needs import annotated, case_needs
 from ..pack_tools.derive import derived_alternatives, with_alternatives
 from ..pack_tools.pins_fix import with_minimal_requires
-from ..protocol.schemas import optional_result_fields, result_fields, state_fields
+from ..protocol.fields import optional_result_fields, result_fields, state_fields
 from .differential import Step, Witness
 from .live import LiveSpec
 from .operators import SpecMutant

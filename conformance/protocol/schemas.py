@@ -4,7 +4,7 @@
 `hello.reply`, ..., `error.reply`), the shared definitions (`common`), the
 case file (`case-file`) and the pack manifest (`pack`). They refer to each
 other by `$id` (`urn:baloot:conformance:NAME`). They are read where `schema_source`
-says; the field lists of the state and the result are `fields.py`'s.
+says; the field lists of the state and the result are `fields.py`'s (ask it).
 """
 
 from __future__ import annotations
@@ -18,12 +18,6 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 from . import schema_source
-
-# The field lists, for the modules that ask the schemas for them (their owner is fields.py).
-from .fields import optional_result_fields as optional_result_fields
-from .fields import optional_state_fields as optional_state_fields
-from .fields import result_fields as result_fields
-from .fields import state_fields as state_fields
 
 BASE_URI = "urn:baloot:conformance:"
 REQUEST_TYPES: tuple[str, ...] = (

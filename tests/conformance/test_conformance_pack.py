@@ -116,7 +116,7 @@ def test_no_explored_witness_rests_on_an_optional_state_field() -> None:
     """An engine may leave the optional state fields out (PROTOCOL.md), and the runner then
     cannot check them: a witness must show its difference in what every engine sends."""
     from baloot.conformance.harness.pack import WITNESS
-    from baloot.conformance.protocol.schemas import state_fields
+    from baloot.conformance.protocol.fields import state_fields
 
     required, optional = state_fields()
     pack, _ = lint_pack(default_pack_folder())

@@ -174,7 +174,7 @@ def test_optional_state_fields_the_engine_leaves_out_are_not_checked(
 
 def test_without_unsent_keeps_what_the_engine_sent() -> None:
     from baloot.conformance.harness.compare import without_unsent
-    from baloot.conformance.protocol.schemas import optional_state_fields
+    from baloot.conformance.protocol.fields import optional_state_fields
 
     optional = optional_state_fields()
     assert "locked" in optional[""] and optional["contract"] == ("ashkal",)

@@ -54,7 +54,6 @@ CLAUSES = {
 
 def test_the_state_fields_are_the_protocols() -> None:
     assert fields.state_fields() == (STATE_REQUIRED, STATE_OPTIONAL)
-    assert schemas.state_fields() == (STATE_REQUIRED, STATE_OPTIONAL)
     assert fields.optional_state_fields() == {"": STATE_OPTIONAL, "contract": ("ashkal",)}
     assert fields.contract_fields() == ("kind", "trump", "bidder", "ashkal")
     assert reference_view.visible_fields() == STATE_REQUIRED
@@ -146,7 +145,6 @@ def test_a_new_field_reaches_every_user_of_the_lists(schemas_with_new_fields: Pa
     assert fields.state_fields() == (STATE_REQUIRED, (*STATE_OPTIONAL, "session"))
     assert fields.optional_state_fields()[""] == (*STATE_OPTIONAL, "session")
     assert fields.result_fields() == (*RESULT, "round_winner")
-    assert schemas.result_fields() == (*RESULT, "round_winner")
     # the fuzzer's clauses
     assert _clauses_for("state", "bidding", ["session"], None) == ["BID.7"]
     assert _clauses_for("result", "round_over", ["round_winner"], "sun") == ["SCORE.7"]
