@@ -312,7 +312,7 @@ def _prepared(args: argparse.Namespace, err: Console) -> _Prepared | int:
 
 
 def run_conform(args: argparse.Namespace) -> int:
-    err = Console(stderr=True, record=True, width=_stderr().width)
+    err = make_console(stderr=True, record=True)  # kept for a stopped run's summary
     prepared = _prepared(args, err)
     if isinstance(prepared, int):
         if args.summary_md:  # the CI step's summary says why nothing ran

@@ -13,6 +13,9 @@ from rich.console import Console
 PIPE_WIDTH = 140
 
 
-def console(stderr: bool = False) -> Console:
+def console(stderr: bool = False, record: bool = False) -> Console:
+    """The console on stdout (or stderr); `record` keeps what it prints, for
+    `export_text`."""
     stream = sys.stderr if stderr else sys.stdout
-    return Console(stderr=stderr, width=None if stream.isatty() else PIPE_WIDTH)
+    return Console(stderr=stderr, record=record,
+                   width=None if stream.isatty() else PIPE_WIDTH)
