@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..adapters.inprocess import InProcessEngine
 from ..harness.clauses import clause_ids
-from ..harness.declared import Declared, declared_from_hello
+from ..harness.declared import CAPABILITIES, Declared, declared_from_hello
 from ..harness.pack import REGRESSION_SNAPSHOT, Case
 from ..harness.runner import PASSED, Runner, choose_alternative
 from ..harness.variants import Register
@@ -79,7 +79,9 @@ def random_sets(register: Register, count: int, moves: int, seed: int) -> list[R
 
 def engine_declaring(reading_set: ReadingSet, register: Register) -> Declared:
     """What an engine playing exactly these readings, with every capability, declares."""
-    hello = {"profile": reading_set.profile, "overrides": reading_set.moved}
+    # a hello without `capabilities` claims none (PROTOCOL.md), so every one is named
+    hello = {"profile": reading_set.profile, "overrides": reading_set.moved,
+             "capabilities": list(CAPABILITIES)}
     return declared_from_hello(hello, register)
 
 

@@ -164,3 +164,17 @@ def test_applicability_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "target NOT met: profile literal: >= 200 holding cases (4)" in out
     assert "target met: profile literal: >= 95% of holding applied (100.0%)" in out
     assert "3 random set(s), 5 variant(s) moved off a random profile, seed 0" in out
+
+
+def test_the_engine_of_a_reading_set_claims_every_capability() -> None:
+    """Applicability counts by readings alone: its engine claims every capability. A hello
+    that leaves `capabilities` out claims none (PROTOCOL.md), so the list is named; without
+    it, every case that needs a capability would count as not applied."""
+    from baloot.conformance.harness.declared import CAPABILITIES
+    from baloot.conformance.pack_tools.applicability import engine_declaring
+
+    register = load_register()
+    for reading_set in profile_sets(register):
+        declared = engine_declaring(reading_set, register)
+        assert declared.capabilities == frozenset(CAPABILITIES)
+        assert declared.missing_capabilities(["raises", "declarations", "game_score"]) == []
