@@ -34,6 +34,8 @@ class ProtocolFault extends Error {
   }
 }
 
+const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
+
 // ---------------------------------------------------------------------------
 // The command line
 
@@ -150,6 +152,87 @@ function readPack(dir) {
 const MAX_LINE = 1024 * 1024;
 const MAX_UNREAD = 1000;
 
+/** One reply line read strictly (PROTOCOL.md, "Transport" and "Sequence
+ * numbers"; the errored reasons `invalid_json`, `wrong_seq`, `schema`): UTF-8
+ * (a byte order mark tolerated), one JSON object, no NaN or infinity, no number
+ * beyond a double's range, no lone surrogate escape, nested at most 32 levels
+ * deep, and a `seq` that is the request's integer (`2.0` and `true` are not 2). */
+function readReply(bytes, seq) {
+  const clip = (text) => text.slice(0, 200);
+  let text;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new ProtocolFault("invalid_json", "a reply that is not UTF-8 text");
+  }
+  if (text.startsWith("\ufeff")) text = text.slice(1);
+  text = text.replace(/\r$/, "");
+  let reply;
+  try {
+    reply = JSON.parse(text);
+  } catch {
+    throw new ProtocolFault("invalid_json", `a reply line that is not JSON: ${clip(text)}`);
+  }
+  if (!isObject(reply)) throw new ProtocolFault("invalid_json", `a reply that is not a JSON object: ${clip(text)}`);
+  if (nestingDepth(text) > MAX_DEPTH) throw new ProtocolFault("schema", `a reply nested deeper than ${MAX_DEPTH} levels`);
+  if (!readable(reply)) {
+    throw new ProtocolFault("invalid_json", `a reply holding a number out of range or a lone surrogate: ${clip(text)}`);
+  }
+  if (reply.seq === null && reply.ok === false && "error" in reply) {
+    throw new ProtocolFault("engine_error", `the engine could not read the request: ${reply.error}`);
+  }
+  if (topLevelNumber(text, "seq") !== String(seq)) {
+    throw new ProtocolFault("wrong_seq", `the reply to request ${seq} carries seq ${JSON.stringify(reply.seq)}`);
+  }
+  return reply;
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const MAX_DEPTH = 32;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Every number finite, every text (keys too) whole Unicode. */
+function readable(value) {
+  if (typeof value === "number") return Number.isFinite(value);
+  if (typeof value === "string") return !LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.every(readable);
+  if (isObject(value)) return Object.entries(value).every(([k, v]) => readable(k) && readable(v));
+  return true;
+}
+
+/** How deep the lists and objects of a JSON text nest (brackets outside strings). */
+function nestingDepth(text) {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "[" || c === "{") deepest = Math.max(deepest, ++depth);
+    else if (c === "]" || c === "}") depth--;
+  }
+  return deepest;
+}
+
+/** The text of a top-level field of a JSON object, when it is a number or a
+ * literal (`2`, `2.0`, `true`): JSON.parse reads 2.0 as 2, the protocol does not. */
+function topLevelNumber(text, field) {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i;
+      for (i++; text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      if (depth === 1 && JSON.parse(text.slice(start, i + 1)) === field) {
+        const rest = /^\s*:\s*([^\s,}\]]+)/.exec(text.slice(i + 1));
+        if (rest) return rest[1];
+      }
+    } else if (c === "[" || c === "{") depth++;
+    else if (c === "]" || c === "}") depth--;
+  }
+  return undefined;
+}
+
 class Engine {
   constructor(argv, timeoutSeconds) {
     this.argv = argv;
@@ -157,7 +240,7 @@ class Engine {
     this.seq = 0;
     this.pending = []; // requests waiting for their replies, in order
     this.fault = null; // a fault seen between requests (unsolicited output, an exit)
-    this.buffer = "";
+    this.buffer = Buffer.alloc(0);
     this.stderrTail = "";
     this.child = null;
   }
@@ -182,7 +265,6 @@ class Engine {
         this.fail(fault);
         reject(fault);
       });
-      child.stdout.setEncoding("utf8");
       child.stdout.on("data", (chunk) => this.onData(chunk));
       child.stderr.setEncoding("utf8");
       child.stderr.on("data", (chunk) => {
@@ -205,44 +287,49 @@ class Engine {
   }
 
   onData(chunk) {
-    this.buffer += chunk;
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
     let at;
-    while ((at = this.buffer.indexOf("\n")) >= 0) {
-      const line = this.buffer.slice(0, at).replace(/\r$/, "");
-      this.buffer = this.buffer.slice(at + 1);
+    while ((at = this.buffer.indexOf(10)) >= 0) {
+      const line = this.buffer.subarray(0, at);
+      this.buffer = this.buffer.subarray(at + 1);
       this.onLine(line);
     }
     if (this.buffer.length > MAX_LINE) this.fail(new ProtocolFault("flood", "a line longer than 1 MiB"));
   }
 
-  onLine(line) {
-    if (line.length > MAX_LINE) return this.fail(new ProtocolFault("flood", "a line longer than 1 MiB"));
-    if (line.startsWith("\ufeff")) line = line.slice(1); // a byte order mark is tolerated
+  onLine(bytes) {
+    if (bytes.length > MAX_LINE) return this.fail(new ProtocolFault("flood", "a line longer than 1 MiB"));
     const waiting = this.pending.shift();
     if (!waiting) {
-      this.fail(new ProtocolFault("unsolicited_output", `a line printed when no request was waiting: ${line.slice(0, 200)}`));
+      this.fail(new ProtocolFault("unsolicited_output", `a line printed when no request was waiting: ${bytes.toString("utf8", 0, 200)}`));
       return;
     }
     clearTimeout(waiting.timer);
     let reply;
     try {
-      reply = JSON.parse(line);
-    } catch {
-      reply = undefined;
-    }
-    if (reply === null || typeof reply !== "object" || Array.isArray(reply)) {
-      const fault = new ProtocolFault("invalid_json", `a reply line that is not a JSON object: ${line.slice(0, 200)}`);
-      waiting.reject(fault);
-      this.fail(fault);
-      return;
-    }
-    if (reply.seq !== waiting.seq) {
-      const fault = new ProtocolFault("wrong_seq", `the reply to request ${waiting.seq} carries seq ${JSON.stringify(reply.seq)}`);
+      reply = readReply(bytes, waiting.seq);
+    } catch (fault) {
       waiting.reject(fault);
       this.fail(fault);
       return;
     }
     waiting.resolve(reply);
+  }
+
+  /** What every reply must be, whatever the request (PROTOCOL.md, "Replies" and
+   * the errored reasons): an `ok: false` with an `error` is an error reply
+   * (`engine_error`), whatever was asked; `ok` is a boolean, and a `refused` an
+   * object whose `clauses`, when given, is a list (`schema`). */
+  static judgeReply(request, reply) {
+    if (reply.ok === false && "error" in reply) {
+      throw new ProtocolFault("engine_error", `${request.type}: ${reply.error}`);
+    }
+    if (typeof reply.ok !== "boolean") throw new ProtocolFault("schema", `${request.type} reply has no boolean 'ok'`);
+    const refused = reply.refused;
+    if (refused !== undefined && refused !== null && !(isObject(refused) && (refused.clauses === undefined || Array.isArray(refused.clauses)))) {
+      throw new ProtocolFault("schema", `${request.type} reply's 'refused' is not an object with a 'clauses' list`);
+    }
+    return reply;
   }
 
   /** Send one request; the promise holds its reply (any `ok`). Requests may be
@@ -258,14 +345,35 @@ class Engine {
       }, this.timeout);
       this.pending.push(waiting);
       this.child.stdin.write(JSON.stringify({ seq, ...request }) + "\n");
-    });
+    }).then((reply) => Engine.judgeReply(request, reply));
   }
 
-  /** A request whose `ok: false` is an error (`engine_error`): legal, state, result, hello. */
+  /** A request that no `ok: false` answers (legal, state, result, hello): one is
+   * an error (`engine_error`). */
   async ask(request) {
     const reply = await this.send(request);
-    if (reply.ok !== true) {
-      throw new ProtocolFault("engine_error", `${request.type}: ${reply.error ?? JSON.stringify(reply)}`);
+    if (reply.ok !== true) throw new ProtocolFault("engine_error", `${request.type}: ${canonical(reply)}`);
+    return reply;
+  }
+
+  /** `state`: its reply holds a `state` object with a text `phase` (else `schema`). */
+  async state() {
+    const { state } = await this.ask({ type: "state" });
+    if (!isObject(state)) throw new ProtocolFault("schema", "state reply has no 'state' object");
+    if (typeof state.phase !== "string") throw new ProtocolFault("schema", "state reply has no 'phase' text");
+    return state;
+  }
+
+  /** `legal`: its reply holds an `actions` list, and a `player` that is a seat
+   * number or null (else `schema`). */
+  async legal() {
+    return Engine.legalShape(await this.ask({ type: "legal" }));
+  }
+
+  static legalShape(reply) {
+    if (!Array.isArray(reply.actions)) throw new ProtocolFault("schema", "legal reply has no 'actions' list");
+    if (reply.player !== null && !Number.isInteger(reply.player)) {
+      throw new ProtocolFault("schema", `legal reply's 'player' is ${canonical(reply.player)}, not a seat or null`);
     }
     return reply;
   }
@@ -284,6 +392,7 @@ class Engine {
 
   /** Kill the engine's whole process group (PROTOCOL.md: after an errored case). */
   kill() {
+    this.killed = true;
     if (!this.child || this.exited) return;
     try {
       process.kill(-this.child.pid, "SIGKILL");
@@ -321,7 +430,6 @@ function readHello(reply, register) {
   const variants = new Map((register?.variants ?? []).map((v) => [v.name, v.readings]));
   const profiles = register?.profiles ?? {};
   if (register && !(reply.profile in profiles)) bad("profile", `must be one of ${Object.keys(profiles).join(", ")}`);
-  const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
   const overrides = reply.overrides ?? {};
   if (!isObject(overrides)) bad("overrides", "must be an object");
   for (const [variant, reading] of Object.entries(overrides)) {
@@ -465,10 +573,11 @@ function viewLegal(actions, caps) {
 // "inner" means the outer list is in order and each inner list free.
 const ORDER_FREE = { cards: "list", declarations: "list", projects: "inner", hands: "inner" };
 // Optional fields: checked only when the engine sends them (state: face_up,
-// bids, locked, declarations; the contract's ashkal, in a state or a result).
-const OPTIONAL = new Set(["face_up", "bids", "locked", "declarations", "contract.ashkal"]);
-
-const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
+// bids, locked, declarations; the contract's ashkal, in a state or a result;
+// a project's cards, in a state's declarations or a result's projects).
+const OPTIONAL = new Set(["face_up", "bids", "locked", "declarations", "contract.ashkal", "project.cards"]);
+// The lists whose items are projects.
+const PROJECT_LISTS = new Set(["declarations", "projects"]);
 
 /** Canonical text of a value, object keys sorted, for set and sorted comparison. */
 function canonical(value) {
@@ -498,13 +607,13 @@ function subsetDiff(expected, actual, path, field = null) {
     if (!Array.isArray(actual)) return [`${path}: expected a list ${canonical(expected)}, got ${canonical(actual)}`];
     if (expected.length !== actual.length) return [`${path}: expected ${canonical(expected)}, got ${canonical(actual)}`];
     const freedom = ORDER_FREE[field];
-    if (freedom === "list") return orderFreeDiff(expected, actual, path);
+    if (freedom === "list") return orderFreeDiff(expected, actual, path, field);
     const out = [];
     expected.forEach((want, i) => {
       if (freedom === "inner") {
         if (!Array.isArray(want) || !Array.isArray(actual[i]) || want.length !== actual[i].length) {
           out.push(`${path}[${i}]: expected ${canonical(want)}, got ${canonical(actual[i])}`);
-        } else out.push(...orderFreeDiff(want, actual[i], `${path}[${i}]`));
+        } else out.push(...orderFreeDiff(want, actual[i], `${path}[${i}]`, field));
       } else out.push(...subsetDiff(want, actual[i], `${path}[${i}]`, `${field}[]`));
     });
     return out;
@@ -513,36 +622,27 @@ function subsetDiff(expected, actual, path, field = null) {
   return [`${path}: expected ${canonical(expected)}, got ${canonical(actual)}`];
 }
 
-/** An order-free list: each engine item cut to the fields the expected items
- * name, order-free lists inside sorted, then compared as a multiset. */
-function orderFreeDiff(expected, actual, path) {
-  const names = new Set(expected.filter(isObject).flatMap((item) => Object.keys(item)));
-  const cut = (item) => {
-    if (!isObject(item)) return item;
-    const kept = {};
-    for (const k of Object.keys(item)) if (names.has(k)) kept[k] = item[k];
-    return kept;
+/** An order-free list: each expected item must match (as a subset, above) an
+ * engine item of its own, whatever their order. The lists are short: a plain
+ * search for a matching that pairs them all. */
+function orderFreeDiff(expected, actual, path, field) {
+  const itemField = PROJECT_LISTS.has(field) ? "project" : `${field}[]`;
+  const matches = expected.map((want) =>
+    actual.map((got, j) => (subsetDiff(want, got, path, itemField).length === 0 ? j : -1)).filter((j) => j >= 0),
+  );
+  const used = new Set();
+  const pair = (i) => {
+    if (i === expected.length) return true;
+    for (const j of matches[i]) {
+      if (used.has(j)) continue;
+      used.add(j);
+      if (pair(i + 1)) return true;
+      used.delete(j);
+    }
+    return false;
   };
-  const key = (item) => canonical(sortFree(item));
-  const want = expected.map(key).sort();
-  const got = actual.map((item) => key(cut(item))).sort();
-  if (want.every((w, i) => w === got[i])) return [];
+  if (pair(0)) return [];
   return [`${path}: expected ${canonical(expected)} (order free), got ${canonical(actual)}`];
-}
-
-/** Sort the order-free lists inside a value (a project's cards, ...). */
-function sortFree(value, field = null) {
-  if (Array.isArray(value)) {
-    const items = value.map((v) => sortFree(v, ORDER_FREE[field] === "inner" ? "__inner" : null));
-    if (ORDER_FREE[field] === "list" || field === "__inner") return items.sort((a, b) => cmp(canonical(a), canonical(b)));
-    return items;
-  }
-  if (isObject(value)) {
-    const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = sortFree(v, k);
-    return out;
-  }
-  return value;
 }
 
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
@@ -586,18 +686,28 @@ function normalForm(value, shape) {
   return out;
 }
 
-/** Two states in normal form, an optional field kept only when both send it. */
+/** Two states in normal form, an optional field kept only when both send it
+ * (a project's cards: only when every declaration of both sends them). */
 function sameState(before, after) {
   const a = normalForm(before, STATE_SHAPE);
   const b = normalForm(after, STATE_SHAPE);
+  if (!isObject(a) || !isObject(b)) return canonical(a) === canonical(b);
   for (const f of STATE_OPTIONAL) {
     if (!(f in a) || !(f in b)) {
       delete a[f];
       delete b[f];
     }
   }
-  for (const s of [a, b]) if (isObject(s.contract) && !(isObject(a.contract) && isObject(b.contract) && "ashkal" in a.contract && "ashkal" in b.contract)) {
-    delete s.contract.ashkal;
+  if (isObject(a.contract) && isObject(b.contract) && !("ashkal" in a.contract && "ashkal" in b.contract)) {
+    delete a.contract.ashkal;
+    delete b.contract.ashkal;
+  }
+  if (Array.isArray(a.declarations) && Array.isArray(b.declarations)) {
+    const all = [...a.declarations, ...b.declarations];
+    if (!all.every((d) => isObject(d) && "cards" in d)) {
+      a.declarations = normalForm(a.declarations.map(({ cards, ...rest }) => rest), STATE_SHAPE.declarations);
+      b.declarations = normalForm(b.declarations.map(({ cards, ...rest }) => rest), STATE_SHAPE.declarations);
+    }
   }
   return canonical(a) === canonical(b);
 }
@@ -632,7 +742,7 @@ async function startGame(engine, played, hello, run) {
   if (played.setup.totals) setup.totals = played.setup.totals;
   const reply = await engine.send({ type: "start", setup });
   if (reply.ok !== true) {
-    throw new CaseFailure(`the engine refused a start with readings it declared: ${reply.error ?? canonical(reply)}`);
+    throw new CaseFailure(`the engine refused a start with readings it declared: ${canonical(reply)}`);
   }
 }
 
@@ -660,18 +770,16 @@ function skippedForCapability(action, caps) {
   return action.split(" ")[0] === "declare" && !hasDeclarations(caps);
 }
 
-/** `apply` one scripted action: a refusal fails the case; an `ok: false`
- * without `refused` is an error reply. */
+/** `apply` one scripted action: a refusal (`ok: false`) fails the case. */
 function judgeApply(reply, action) {
   if (reply.ok === true) return;
-  if (reply.refused !== undefined || reply.error === undefined) {
-    throw new CaseFailure(`the engine refused the scripted action ${JSON.stringify(action)}: ${canonical(reply.refused ?? reply)}`);
-  }
-  throw new ProtocolFault("engine_error", `apply: ${reply.error}`);
+  throw new CaseFailure(`the engine refused the scripted action ${JSON.stringify(action)}: ${canonical(reply.refused ?? reply)}`);
 }
 
 /** Steps "S: ACTION" and "ACTION": `legal` (the player must be S) and `apply`
- * sent together; the apply's reply is read, not judged, when the seat was wrong. */
+ * sent together; the apply's reply is read, not judged, when the seat was
+ * wrong: the case fails, and when that reply was a protocol fault the engine is
+ * started afresh for the next case. */
 async function stepAction(engine, text, caps) {
   const { seat, action } = parseStep(text);
   if (skippedForCapability(action, caps)) return;
@@ -679,21 +787,19 @@ async function stepAction(engine, text, caps) {
     judgeApply(await engine.send({ type: "apply", action }), action);
     return;
   }
-  const legalSent = engine.send({ type: "legal" });
+  const legalSent = engine.send({ type: "legal" }).then(Engine.legalShape);
   const applySent = engine.send({ type: "apply", action });
-  let legal;
-  try {
-    legal = await legalSent;
-  } catch (err) {
-    applySent.catch(() => {});
-    throw err;
-  }
-  const applied = await applySent;
-  if (legal.ok !== true) throw new ProtocolFault("engine_error", `legal: ${legal.error ?? canonical(legal)}`);
+  applySent.catch(() => {}); // judged below, or not at all
+  const legal = await legalSent;
   if (legal.player !== seat) {
-    throw new CaseFailure(`the script has seat ${seat} ${JSON.stringify(action)}, but the engine asks seat ${JSON.stringify(legal.player)}`);
+    try {
+      await applySent;
+    } catch {
+      engine.kill();
+    }
+    throw new CaseFailure(`the script has seat ${seat} ${JSON.stringify(action)}, but the engine asks seat ${canonical(legal.player)}`);
   }
-  judgeApply(applied, action);
+  judgeApply(await applySent, action);
 }
 
 /** {"repeat": A, "while_phase": P, "max": N}: up to N times (default 8), ask
@@ -701,7 +807,7 @@ async function stepAction(engine, text, caps) {
 async function stepRepeat(engine, step) {
   const max = step.max ?? 8;
   for (let i = 0; i < max; i++) {
-    const { state } = await engine.ask({ type: "state" });
+    const state = await engine.state();
     if (!isObject(state) || state.phase !== step.while_phase) return;
     judgeApply(await engine.send({ type: "apply", action: step.repeat }), step.repeat);
   }
@@ -712,7 +818,7 @@ async function stepRepeat(engine, step) {
 async function stepIfAsked(engine, text, caps) {
   const { seat, action } = parseStep(text);
   if (skippedForCapability(action, caps)) return;
-  const legal = await engine.ask({ type: "legal" });
+  const legal = await engine.legal();
   if (legal.player === seat && Array.isArray(legal.actions) && legal.actions.includes(action)) {
     judgeApply(await engine.send({ type: "apply", action }), action);
   }
@@ -721,7 +827,7 @@ async function stepIfAsked(engine, text, caps) {
 /** {"expect_legal": {"player"?, "actions"}}: exactly that set, order free, and
  * the player when named (null: nobody acts). */
 async function stepExpectLegal(engine, expected, caps) {
-  const legal = await engine.ask({ type: "legal" });
+  const legal = await engine.legal();
   checkLegal(expected, legal, caps);
 }
 
@@ -740,7 +846,7 @@ function checkLegal(expected, legal, caps) {
 
 /** {"expect_state": {...}} and `expect.state`: a subset check of `state`. */
 async function checkState(engine, expected, caps) {
-  const { state } = await engine.ask({ type: "state" });
+  const state = await engine.state();
   checkSubset("state", viewState(expected, caps), state);
 }
 
@@ -755,7 +861,7 @@ async function checkResult(engine, expected, caps) {
  * actions, check its `result` when it has one. */
 async function playRound(engine, round, caps) {
   const reply = await engine.send({ type: "deal", deck: round.deck });
-  if (reply.ok !== true) throw new CaseFailure(`the engine refused a deal: ${reply.error ?? canonical(reply)}`);
+  if (reply.ok !== true) throw new CaseFailure(`the engine refused a deal: ${canonical(reply)}`);
   await playScript(engine, round.actions, caps);
   if (round.result) await checkResult(engine, round.result, caps);
 }
@@ -765,12 +871,12 @@ async function checkKind(engine, played, caps) {
   const expect = played.expect;
   switch (played.kind) {
     case "legal":
-      checkLegal(expect, await engine.ask({ type: "legal" }), caps);
+      checkLegal(expect, await engine.legal(), caps);
       return;
     case "illegal":
       return checkIllegal(engine, expect.action);
     case "trick": {
-      const { state } = await engine.ask({ type: "state" });
+      const state = await engine.state();
       if (canonical(state?.trick_winners) !== canonical(expect.trick_winners)) {
         throw new CaseFailure(`state.trick_winners: expected ${canonical(expect.trick_winners)}, got ${canonical(state?.trick_winners)}`);
       }
@@ -787,15 +893,14 @@ async function checkKind(engine, played, caps) {
 /** `illegal`: ask state and legal, apply the action: it must be refused; ask
  * state and legal again: both the same as before in the normal form. */
 async function checkIllegal(engine, action) {
-  const before = await engine.ask({ type: "state" });
-  const legalBefore = await engine.ask({ type: "legal" });
+  const before = await engine.state();
+  const legalBefore = await engine.legal();
   const reply = await engine.send({ type: "apply", action });
   if (reply.ok === true) throw new CaseFailure(`the engine accepted the illegal action ${JSON.stringify(action)}`);
-  if (reply.refused === undefined && reply.error !== undefined) throw new ProtocolFault("engine_error", `apply: ${reply.error}`);
-  const after = await engine.ask({ type: "state" });
-  const legalAfter = await engine.ask({ type: "legal" });
-  if (!sameState(before.state, after.state)) {
-    throw new CaseFailure(`the refusal changed the state: before ${canonical(before.state)}, after ${canonical(after.state)}`);
+  const after = await engine.state();
+  const legalAfter = await engine.legal();
+  if (!sameState(before, after)) {
+    throw new CaseFailure(`the refusal changed the state: before ${canonical(before)}, after ${canonical(after)}`);
   }
   if (canonical(normalForm(legalBefore, LEGAL_SHAPE)) !== canonical(normalForm(legalAfter, LEGAL_SHAPE))) {
     throw new CaseFailure(`the refusal changed the legal set: before ${canonical(legalBefore.actions)}, after ${canonical(legalAfter.actions)}`);
@@ -879,7 +984,7 @@ async function main() {
           message = `played as alternatives[${chosen.played.alternative}] (${pins})${message ? ": " + message : ""}`;
         }
       }
-      if (verdict === "errored") {
+      if (verdict === "errored" || engine.killed) {
         engine.kill(); // a fresh engine for the next case
         engine = null;
       }
