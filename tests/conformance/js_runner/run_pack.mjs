@@ -466,11 +466,11 @@ function readHello(reply, register) {
 // ---------------------------------------------------------------------------
 // Which expectation a runner plays (CASES.md, "Which expectation a runner plays")
 
-/** The readings of the run: the profile (the engine's own, or --profile), with
- * the engine's overrides on top. */
-function runReadings(hello, register, profile) {
-  const base = register?.profiles?.[profile] ?? {};
-  return { ...base, ...hello.overrides };
+/** The readings of the run: the engine's own (its profile, its overrides on
+ * top), or with --profile P, P's readings and nothing else. */
+function runReadings(hello, register, profileGiven) {
+  if (profileGiven) return { ...(register?.profiles?.[profileGiven] ?? {}) };
+  return { ...hello.plays };
 }
 
 function implementsReading(hello, variant, reading) {
@@ -731,7 +731,11 @@ async function startGame(engine, played, hello, run) {
   const readings = { ...run.readings };
   for (const [variant, pinned] of Object.entries(played.requires ?? {})) {
     const list = Array.isArray(pinned) ? pinned : [pinned];
-    readings[variant] = list.find((r) => implementsReading(hello, variant, r));
+    // the first listed when the engine implements it, else the reading played
+    // when listed, else the first listed that the engine implements
+    if (implementsReading(hello, variant, list[0]) || !list.includes(readings[variant])) {
+      readings[variant] = list.find((r) => implementsReading(hello, variant, r));
+    }
   }
   const profileReadings = run.register?.profiles?.[run.profile] ?? {};
   const overrides = {};
@@ -951,7 +955,7 @@ async function main() {
         everStarted = true;
         failedStarts = 0;
         run.profile = args.profile ?? hello.profile;
-        run.readings = runReadings(hello, register, run.profile);
+        run.readings = runReadings(hello, register, args.profile);
       } catch (err) {
         failedStarts += 1;
         startFault = err;
