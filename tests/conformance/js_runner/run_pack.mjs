@@ -550,7 +550,19 @@ function viewState(expected, caps) {
   for (const [cap, fields] of Object.entries(DROP_FROM_STATE)) {
     if (cap === "declarations" ? !hasDeclarations(caps) : !caps.has(cap)) for (const f of fields) delete view[f];
   }
+  if (!caps.has("raise_gahwa") && Array.isArray(view.raises)) view.raises = withoutGahwaTurn(view.raises);
   return view;
+}
+
+/** Without `raise_gahwa` a four ends the raising: the pass that answers a four
+ * (the bidder's gahwa turn) is left out of the expected `raises`. */
+function withoutGahwaTurn(raises) {
+  const kept = [];
+  for (const entry of raises) {
+    const answersFour = kept.length > 0 && kept[kept.length - 1]?.action === "four";
+    if (!(answersFour && entry?.action === "pass")) kept.push(entry);
+  }
+  return kept;
 }
 
 function viewResult(expected, caps) {
