@@ -193,6 +193,26 @@ def test_an_engine_declaring_few_readings(
         assert any(alternative is not None for _, alternative in py.values())
 
 
+def test_list_items_naming_fewer_fields(tmp_path: Path) -> None:
+    """A list item is cut to the fields any expected item of its list names (CASES.md,
+    "Subset comparison"), so one that names fewer fields than another expects the rest
+    absent; and --skip takes clause globs too."""
+    bids = [{"seat": 0, "action": "pass"}, {"seat": 1, "action": "pass"}]
+    expectations = {"all": bids, "fewer": [{"seat": 0}, bids[1]],
+                    "seats": [{"seat": 0}, {"seat": 1}]}
+    legal = ["pass", "hokum", "sun", "ashkal"]
+    pack = write_pack(tmp_path / "pack", [
+        legal_case(f"items.{name}", clauses=["BID.2", f"BID.{n + 3}"],
+                   actions=["0: pass", "1: pass"],
+                   expect={"actions": legal, "state": {"bids": expected}})
+        for n, (name, expected) in enumerate(expectations.items())
+    ])
+    shutil.copy(PACK / "spec-register.json", pack / "spec-register.json")
+    py, js = both_runners(tmp_path, REFERENCE, pack, "--skip", "BID.5")
+    assert_same(py, js)
+    assert [py[f"items.{name}"][0] for name in expectations] == ["passed", "failed", "skipped"]
+
+
 # ---- an engine neither runner has seen ---------------------------------------------------
 
 DIWANIYA = Path(__file__).parent / "independent_engines" / "diwaniya.mjs"

@@ -4,6 +4,7 @@
 //
 //   node run_pack.mjs --pack DIR --engine "COMMAND" [--profile P] [--json OUT]
 //                     [--skip ID|GLOB]... [--timeout SECONDS]
+// (--skip: a case id, a glob of ids, or a glob of the clauses a case cites)
 //
 // It plays every case of the pack against the engine over the protocol and
 // prints one verdict per case: passed, failed, errored, skipped, unsupported.
@@ -498,7 +499,8 @@ function pinsApply(pins, hello, run) {
  * played, else the expectation to play (the case, or an alternative's parts in
  * place of the case's). */
 function chooseExpectation(testCase, hello, run) {
-  if (run.skip.some((re) => re.test(testCase.id))) {
+  const skipped = (re) => re.test(testCase.id) || (testCase.clauses ?? []).some((c) => re.test(c));
+  if (run.skip.some(skipped)) {
     return { verdict: "skipped", message: "skipped by the user (--skip)" };
   }
   let played = null;
@@ -601,10 +603,15 @@ function canonical(value) {
 /** The differences between an expected value and the engine's, as "path:
  * expected X, got Y" lines (none: they match). `field` names the field the
  * value is held in (null at the top of a reply). */
-function subsetDiff(expected, actual, path, field = null) {
+function subsetDiff(expected, actual, path, field = null, listNames = null) {
   if (isObject(expected)) {
     if (!isObject(actual)) return [`${path}: expected an object, got ${canonical(actual)}`];
     const out = [];
+    // a list item, cut to the fields any expected item of its list names: a field
+    // kept so that this expected item does not name is a difference
+    for (const key of Object.keys(actual)) {
+      if (listNames?.has(key) && !(key in expected)) out.push(`${path}.${key}: expected no such field, got ${canonical(actual[key])}`);
+    }
     for (const [key, want] of Object.entries(expected)) {
       if (!(key in actual)) {
         const optional = field === null ? OPTIONAL.has(key) : OPTIONAL.has(`${field}.${key}`);
@@ -621,12 +628,13 @@ function subsetDiff(expected, actual, path, field = null) {
     const freedom = ORDER_FREE[field];
     if (freedom === "list") return orderFreeDiff(expected, actual, path, field);
     const out = [];
+    const names = itemNames(expected);
     expected.forEach((want, i) => {
       if (freedom === "inner") {
         if (!Array.isArray(want) || !Array.isArray(actual[i]) || want.length !== actual[i].length) {
           out.push(`${path}[${i}]: expected ${canonical(want)}, got ${canonical(actual[i])}`);
         } else out.push(...orderFreeDiff(want, actual[i], `${path}[${i}]`, field));
-      } else out.push(...subsetDiff(want, actual[i], `${path}[${i}]`, `${field}[]`));
+      } else out.push(...subsetDiff(want, actual[i], `${path}[${i}]`, `${field}[]`, names));
     });
     return out;
   }
@@ -634,13 +642,19 @@ function subsetDiff(expected, actual, path, field = null) {
   return [`${path}: expected ${canonical(expected)}, got ${canonical(actual)}`];
 }
 
+/** The fields any expected item of a list names (CASES.md: each engine item is cut to them). */
+function itemNames(expected) {
+  return new Set(expected.filter(isObject).flatMap((item) => Object.keys(item)));
+}
+
 /** An order-free list: each expected item must match (as a subset, above) an
  * engine item of its own, whatever their order. The lists are short: a plain
  * search for a matching that pairs them all. */
 function orderFreeDiff(expected, actual, path, field) {
   const itemField = PROJECT_LISTS.has(field) ? "project" : `${field}[]`;
+  const names = itemNames(expected);
   const matches = expected.map((want) =>
-    actual.map((got, j) => (subsetDiff(want, got, path, itemField).length === 0 ? j : -1)).filter((j) => j >= 0),
+    actual.map((got, j) => (subsetDiff(want, got, path, itemField, names).length === 0 ? j : -1)).filter((j) => j >= 0),
   );
   const used = new Set();
   const pair = (i) => {
