@@ -35,9 +35,8 @@ from ..adapters.reference_adapter import Adapter
 from ..harness.engine_process import EngineError, EngineProcess
 from ..harness.protocol_notation import (
     ALL_CARDS,
-    PROJECT_KINDS,
-    RAISE_CALLS,
-    SUITS,
+    action_key,
+    illegal_candidates,
 )
 from ..protocol.fields import clause_of
 from . import limits
@@ -55,7 +54,6 @@ from .engine_side import (
 )
 from .normal import (
     MISSING,
-    action_key,
     action_shape,
     compared_state_fields,
     differing,
@@ -168,30 +166,6 @@ class Replay:
     @property
     def signature(self) -> str | None:
         return self.disagreement.signature if self.disagreement else None
-
-
-# ---- illegal actions to probe ------------------------------------------------------
-
-
-def illegal_candidates(phase: str, state: dict[str, Any], legal: list[str]) -> list[str]:
-    """Actions of the phase's vocabulary that the reference does not allow now."""
-    if phase == "bidding":
-        vocabulary = ["pass", "hokum", "sun", "ashkal", *(f"hokum {s}" for s in SUITS), "double"]
-    elif phase == "raising":
-        vocabulary = ["pass", *RAISE_CALLS, "double closed", "double open", "sun"]
-    elif phase == "playing":
-        seat = state.get("current_player")
-        hands = state.get("hands") or []
-        hand = hands[seat] if isinstance(seat, int) and seat < len(hands) else []
-        others = [c for c in ALL_CARDS if c not in hand][:3]
-        vocabulary = [f"play {c}" for c in [*hand, *others]]
-        if len(hand) >= 3:
-            vocabulary.append(f"declare {PROJECT_KINDS[0]} " + " ".join(hand[:3]))
-        vocabulary.append("pass")
-    else:
-        return []
-    allowed = {action_key(a) for a in legal}
-    return [a for a in vocabulary if action_key(a) not in allowed]
 
 
 # ---- the replay ---------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import Any
 
+from ..harness.protocol_notation import action_key
 from ..protocol import normal_form
 from ..protocol.fields import protocol_fields, result_fields, state_fields
 from ..protocol.normal_form import RESULT, STATE, normal
@@ -19,16 +20,6 @@ from ..protocol.normal_form import RESULT, STATE, normal
 STATE_REQUIRED, STATE_OPTIONAL = state_fields()
 RESULT_FIELDS = result_fields()
 MISSING = "<missing>"
-
-
-def action_key(action: str) -> str:
-    """An action with a declaration's cards sorted (their order is the engine's)."""
-    if not action.startswith("declare "):  # (speed: most actions are no declaration)
-        return action
-    words = action.split(" ")
-    if len(words) > 2:
-        return " ".join([*words[:2], *sorted(words[2:])])
-    return action
 
 
 def action_shape(action: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 RANKS: tuple[str, ...] = ("7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
@@ -126,3 +127,36 @@ def deck_problems(deck: object) -> list[str]:
     if len(deck) != 32 and not problems:
         problems.append(f"expected 32 cards, got {len(deck)}")
     return problems
+
+
+def action_key(action: str) -> str:
+    """An action with a declaration's cards sorted (their order is the engine's)."""
+    if not action.startswith("declare "):  # (speed: most actions are no declaration)
+        return action
+    words = action.split(" ")
+    if len(words) > 2:
+        return " ".join([*words[:2], *sorted(words[2:])])
+    return action
+
+
+def illegal_candidates(phase: str, state: dict[str, Any], legal: list[str]) -> list[str]:
+    """Actions of the phase's vocabulary that are not in `legal` now: the calls of the
+    bidding or the raises, or, in the play, each card of the hand of the player to act,
+    three cards not in it, a declaration of its first three cards, and a pass."""
+    if phase == "bidding":
+        vocabulary = ["pass", "hokum", "sun", "ashkal", *(f"hokum {s}" for s in SUITS), "double"]
+    elif phase == "raising":
+        vocabulary = ["pass", *RAISE_CALLS, "double closed", "double open", "sun"]
+    elif phase == "playing":
+        seat = state.get("current_player")
+        hands = state.get("hands") or []
+        hand = hands[seat] if isinstance(seat, int) and seat < len(hands) else []
+        others = [c for c in ALL_CARDS if c not in hand][:3]
+        vocabulary = [f"play {c}" for c in [*hand, *others]]
+        if len(hand) >= 3:
+            vocabulary.append(f"declare {PROJECT_KINDS[0]} " + " ".join(hand[:3]))
+        vocabulary.append("pass")
+    else:
+        return []
+    allowed = {action_key(a) for a in legal}
+    return [a for a in vocabulary if action_key(a) not in allowed]

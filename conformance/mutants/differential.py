@@ -1,15 +1,19 @@
 """Seeded random play through the reference and a spec mutant: where do they differ?
 
 Each game is dealt from a seeded deck by a seeded dealer, under a profile with
-the mutant's readings pinned, and played by seeded random choices among the
-reference's legal actions (in one game of three uniformly, in the others by
-players who bid hokum and raise, or bid sun, and declare more often than they
-pass), for one round (and a second deal when the first
-round ends before the game does, so that the next dealer and the totals are
-reached). The reference plays first and every step is noted as the protocol
-shows it: the legal actions, the state and the result of the last round. The mutant then plays the
-same actions; the first step where its legal set, state or result differs, or
-where it refuses or fails on an action the reference took, is a difference:
+the mutant's readings pinned, from running totals of 0 (or, in every other
+game, from totals near the end of a game, so that its end is reached), and
+played by seeded random choices among the reference's legal actions (in one
+game of three uniformly, in the others by players who bid hokum and raise, or
+bid sun, and declare more often than they pass), for up to `ROUNDS` deals, so
+that the next dealer, the running totals and the end of the game are reached.
+Now and then, in the first round, an action the reference refuses is probed
+before the action is taken: the mutant must refuse it too and keep its state.
+The reference plays first and every step is noted as the protocol shows it:
+the legal actions, the state and the result of the last round. The mutant then
+plays the same actions; the first step where its legal set, state or result
+differs, where it refuses or fails on an action the reference took, or where
+it takes (or is changed by) an action the reference refused, is a difference:
 a `Witness`, from which a case is written (`synthesis.py`).
 
 No difference in the games played makes a mutant "probably equivalent", which
@@ -23,11 +27,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...reference_impl import IllegalAction, new_game, shuffled_deck
+from ..harness.protocol_notation import illegal_candidates
 from ..protocol.reference_view import result_fields, state_fields
 from .live import LiveSpec
 from .operators import SpecMutant
 
-MAX_STEPS = 200
+MAX_STEPS = 600  # actions and deals of one game, at most
+ROUNDS = 4  # deals of one game, at most (the first included)
+PROBE_CHANCE = 0.25  # of a step of the first round probing an action the reference refuses
 
 
 @dataclass
@@ -40,6 +47,7 @@ class Step:
     result: dict[str, Any] | None
     action: str | None  # None: a deal (the next round's deck is `deck`)
     deck: list[str] | None = None
+    probe: str | None = None  # an action the reference refused here, before `action`
 
 
 @dataclass
@@ -54,9 +62,12 @@ class Witness:
     steps: list[Step]  # the steps played before the difference (actions and deals)
     at: Step  # the reference's step where the mutant differs
     after: Step | None  # the reference's next step, if any
-    what: str  # legal, state, result, seat, apply (an action refused) or crash
+    # legal, state, result, seat, apply (an action refused), crash, accepts (the probe
+    # taken) or changed (the probe refused, the state changed)
+    what: str
     expected: Any
     actual: Any
+    totals: list[int] | None = None  # the running totals the game started from
 
 
 @dataclass
@@ -65,7 +76,8 @@ class _Game:
     overrides: dict[str, str]
     dealer: int
     deck: list[str]
-    second_deck: list[str]
+    later_decks: list[list[str]]  # the decks of the deals after the first
+    totals: list[int] | None = None
 
 
 def _record(game: Any) -> tuple[int | None, list[str], dict[str, Any], dict[str, Any] | None]:
@@ -97,28 +109,55 @@ def _pick(legal: list[str], rng: random.Random, style: int) -> str:
 
 
 def _play_reference(g: _Game, rng: random.Random, style: int = 0) -> list[Step]:
-    game = new_game(profile=g.profile, overrides=g.overrides, dealer=g.dealer, deck=g.deck)
+    game = new_game(profile=g.profile, overrides=g.overrides, dealer=g.dealer, deck=g.deck,
+                    totals=g.totals)
     steps: list[Step] = []
-    dealt_again = False
+    decks = list(g.later_decks)
     for _ in range(MAX_STEPS):
         seat, legal, state, result = _record(game)
         if not legal:
-            if game.phase in ("round_over", "deal") and not dealt_again:
-                steps.append(Step(seat, legal, state, result, None, g.second_deck))
-                game.deal(g.second_deck)
-                dealt_again = True
+            if game.phase in ("round_over", "deal") and decks:
+                deck = decks.pop(0)
+                steps.append(Step(seat, legal, state, result, None, deck))
+                game.deal(deck)
                 continue
             steps.append(Step(seat, legal, state, result, None))
             break
+        probe = None
+        if len(decks) == len(g.later_decks) and rng.random() < PROBE_CHANCE:
+            probe = _probe(game, state, legal, rng)
         action = _pick(legal, rng, style)
-        steps.append(Step(seat, legal, state, result, action))
+        steps.append(Step(seat, legal, state, result, action, probe=probe))
         game.apply(action)
     return steps
 
 
+def _probe(game: Any, state: dict[str, Any], legal: list[str], rng: random.Random
+           ) -> str | None:
+    """An action the reference refuses here (it is tried, and leaves the game as it was),
+    or None when the phase offers none."""
+    candidates = illegal_candidates(str(state.get("phase")), state, legal)
+    if not candidates:
+        return None
+    seat, hands = state.get("current_player"), state.get("hands") or []
+    held = hands[seat] if isinstance(seat, int) and seat < len(hands) else []
+    # a card the player holds but may not play says most (a duty to follow, to trump, a
+    # locked lead); a card not held, a call out of place, now and then
+    of_hand = [a for a in candidates if a.removeprefix("play ") in held]
+    if of_hand and rng.random() < 0.75:
+        candidates = of_hand
+    action = candidates[int(rng.random() * len(candidates))]
+    try:
+        game.apply(action)
+    except IllegalAction:
+        return action
+    raise RuntimeError(f"the reference took {action!r}, which its legal set leaves out")
+
+
 def _replay(g: _Game, steps: list[Step]) -> tuple[int, str, Any, Any] | None:
     """(step index, what, expected, actual) of the first difference, or None."""
-    game = new_game(profile=g.profile, overrides=g.overrides, dealer=g.dealer, deck=g.deck)
+    game = new_game(profile=g.profile, overrides=g.overrides, dealer=g.dealer, deck=g.deck,
+                    totals=g.totals)
     for index, step in enumerate(steps):
         try:
             found = _step_differs(game, step)
@@ -137,6 +176,15 @@ def _step_differs(game: Any, step: Step) -> tuple[str, Any, Any] | None:
                             ("result", step.result, result), ("seat", step.seat, seat)):
         if want != got:
             return what, want, got
+    if step.probe is not None:
+        try:
+            game.apply(step.probe)
+        except IllegalAction:
+            after = _record(game)
+            if after != (seat, legal, state, result):
+                return "changed", step.state, after[2]
+        else:
+            return "accepts", f"{step.probe} refused", f"{step.probe} taken"
     if step.action is None:
         if step.deck is not None:
             game.deal(step.deck)
@@ -154,8 +202,11 @@ def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
     rng = random.Random(f"{seed}:{mutant.id}")
     for number in range(games):
         profile = profiles[number % len(profiles)]
-        g = _Game(profile, mutant.pins(), rng.randrange(4), shuffled_deck(rng.randrange(10**9)),
-                  shuffled_deck(rng.randrange(10**9)))
+        dealer, deck = rng.randrange(4), shuffled_deck(rng.randrange(10**9))
+        later = [shuffled_deck(rng.randrange(10**9)) for _ in range(ROUNDS - 1)]
+        near_end = (number // 3) % 2 == 1
+        totals = [rng.randrange(80, 152), rng.randrange(80, 152)] if near_end else None
+        g = _Game(profile, mutant.pins(), dealer, deck, later, totals)
         choices = random.Random(rng.randrange(10**9))
         try:
             steps = _play_reference(g, choices, style=number % 3)
@@ -167,5 +218,6 @@ def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
             index, what, expected, actual = found
             after = steps[index + 1] if index + 1 < len(steps) else None
             return Witness(mutant.id, profile, dict(g.overrides), g.dealer, g.deck,
-                           steps[:index], steps[index], after, what, expected, actual)
+                           steps[:index], steps[index], after, what, expected, actual,
+                           None if totals is None else list(totals))
     return None

@@ -11,7 +11,11 @@ everything the protocol requires there, as the reference shows it:
 - the last round's result, every field the protocol requires (kind `round`),
   once a round has ended;
 - when the mutant refused an action the reference took, that action is played
-  and the checks are made on the step after it.
+  and the checks are made on the step after it;
+- when the mutant took an action the reference refuses (a probe), or was changed
+  by refusing it, the case is of kind `illegal`: that action, to be refused with
+  the state and legal set unchanged;
+- a game that started from running totals near the end starts the case from them.
 
 The case is written with the readings of the witness's profile and then cut
 to minimal pins against the reference (`pins_fix.minimal_requires`), with the
@@ -99,10 +103,14 @@ def case_of(live: LiveSpec, witness: Witness, mutant: SpecMutant, case_id: str
     state = _state_check(check.state, actual)
     result = None if check.result is None else \
         {k: check.result[k] for k in _required_result() if k in check.result}
-    if then:  # a later round: a game case, its checks the last steps of that round
+    expect: dict[str, Any]
+    if witness.what in ("accepts", "changed"):  # a probe (first round only) it refused
+        kind = "illegal"
+        expect = {"action": check.probe, "state": state}
+    elif then:  # a later round: a game case, its checks the last steps of that round
         kind = "game"
         then[-1]["actions"] += [{"expect_legal": legal}, {"expect_state": state}]
-        expect: dict[str, Any] = {"result": result}
+        expect = {"result": result}
     else:
         kind = "legal"
         expect = {**legal, "state": state}
@@ -118,7 +126,8 @@ def case_of(live: LiveSpec, witness: Witness, mutant: SpecMutant, case_id: str
         "clauses": clauses,
         "origin": SYNTHESISED,
         "requires": requires,
-        "setup": {"dealer": witness.dealer, "deck": list(witness.deck)},
+        "setup": {"dealer": witness.dealer, "deck": list(witness.deck),
+                  **({} if witness.totals is None else {"totals": list(witness.totals)})},
         "actions": first,
         "working": [
             *(f"{c}: {known[c]}" for c in clauses if c in known),
@@ -139,6 +148,7 @@ def case_of(live: LiveSpec, witness: Witness, mutant: SpecMutant, case_id: str
 def _what_is_checked(witness: Witness) -> str:
     return {"legal": "legal actions", "state": "state", "result": "round result",
             "seat": "player to act", "apply": "acceptance of a legal action",
+            "accepts": "refusal of an illegal action", "changed": "refusal of an illegal action",
             "crash": "legal actions and state"}.get(witness.what, witness.what)
 
 

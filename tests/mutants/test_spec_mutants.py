@@ -259,6 +259,53 @@ def test_a_witness_becomes_a_case_that_passes_on_the_reference_and_kills_the_mut
             == FAILED
 
 
+def test_a_mutant_that_takes_a_refused_action_gives_an_illegal_case(
+        live: LiveSpec, mutants: dict[str, SpecMutant]) -> None:
+    """PLAY.2: a player able to follow the led suit must. A mutant whose requirement never
+    refuses lists the same legal actions, so only a probe of a card of another suit from
+    the hand finds it; its case sends that card and expects a refusal with the state
+    unchanged."""
+    mut = mutants["play_a_card/condition/spec/play:148:15#1"]
+    assert mut.description == "the requirement never refuses"
+    witness = find_witness(live, mut, ("literal",), games=6)
+    assert witness is not None and witness.what == "accepts"
+    raw = case_of(live, witness, mut, "synth.test.probe")
+    assert raw["kind"] == "illegal" and raw["expect"]["action"] == witness.at.probe
+    seat = witness.at.seat
+    assert seat is not None
+    card = raw["expect"]["action"].removeprefix("play ")
+    hand, trick = witness.at.state["hands"][seat], witness.at.state["trick"]
+    led = trick[0]["card"][-1] if trick and isinstance(trick[0], dict) else trick[0][-1]
+    assert card in hand and card[-1] != led and any(c[-1] == led for c in hand), \
+        "a card of the hand off the led suit, from a hand that holds the led suit"
+    case = case_from_json(raw, "synthesised.json")
+    register = load_register()
+    assert Runner(InProcessEngine(), register, profile="literal").run_case(case).status == PASSED
+    with live.playing(mut):
+        assert Runner(InProcessEngine(), register, profile="literal").run_case(case).status \
+            == FAILED
+
+
+def test_games_near_the_end_reach_later_deals_and_the_end_of_the_game() -> None:
+    """The differential's games deal again after a round, up to ROUNDS deals, and those
+    started from running totals near 152 reach the end of the game."""
+    import random
+
+    from baloot.conformance.mutants import differential
+    from baloot.reference_impl import shuffled_deck
+
+    rng = random.Random(5)
+    ends, deals = 0, 0
+    for number in range(6):
+        later = [shuffled_deck(rng.randrange(10**9)) for _ in range(differential.ROUNDS - 1)]
+        g = differential._Game("literal", {}, number % 4, shuffled_deck(number), later,
+                               [140, 145] if number % 2 else None)
+        steps = differential._play_reference(g, random.Random(number), style=number % 3)
+        deals += sum(1 for s in steps if s.action is None and s.deck is not None)
+        ends += steps[-1].state["phase"] == "game_over"
+    assert deals >= 3 and ends >= 2
+
+
 # ---- shards --------------------------------------------------------------------------------
 
 
