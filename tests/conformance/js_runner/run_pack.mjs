@@ -128,9 +128,9 @@ function readPack(dir) {
   const walk = (folder) => {
     for (const name of readdirSync(folder).sort()) {
       const path = join(folder, name);
+      const packFile = folder === dir && (name === "pack.json" || name === "spec-register.json");
       if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith(".json") && folder === dir && (name === "pack.json" || name === "spec-register.json")) continue;
-      else if (name.endsWith(".json")) files.push(path);
+      else if (name.endsWith(".json") && !packFile) files.push(path);
     }
   };
   walk(dir);
@@ -150,8 +150,10 @@ function readPack(dir) {
 // ---------------------------------------------------------------------------
 // The engine process (PROTOCOL.md: transport, sequence numbers, order)
 
+// A line longer than this is a `flood`. (The other flood, lines nobody reads, cannot
+// pile up here: each line is read as it comes, and one no request waits for is
+// `unsolicited_output` at once.)
 const MAX_LINE = 1024 * 1024;
-const MAX_UNREAD = 1000;
 
 /** One reply line read strictly (PROTOCOL.md, "Transport" and "Sequence
  * numbers"; the errored reasons `invalid_json`, `wrong_seq`, `schema`): UTF-8
@@ -337,7 +339,6 @@ class Engine {
    * sent before the replies to earlier ones are read: they are answered in order. */
   send(request) {
     if (this.fault) return Promise.reject(this.fault);
-    if (this.pending.length >= MAX_UNREAD) return Promise.reject(new ProtocolFault("flood", "too many unread lines"));
     const seq = ++this.seq;
     return new Promise((resolve, reject) => {
       const waiting = { seq, resolve, reject, timer: null };
@@ -940,8 +941,8 @@ async function checkIllegal(engine, action) {
 // ---------------------------------------------------------------------------
 // The run (PROTOCOL.md, "What the runner does with a bad engine")
 
-/** Start the engine and read its hello; a failure is a `handshake` (or
- * `launch_failed`) fault. */
+/** Start the engine and read its hello (PROTOCOL.md, "hello"): a command that
+ * cannot be run is `launch_failed`, any other failure a `handshake` fault. */
 async function startEngine(argv, run) {
   const engine = new Engine(argv, run.timeout);
   try {
