@@ -46,6 +46,7 @@ _RUNTIME_APPLY_LEAKY = """\
                 seat = self.current_player
                 hands = [list(h) for h in self.state.hands]
                 if record.cards and record.cards[0] in hands[seat]:
+                    from dataclasses import replace
                     hands[seat].remove(record.cards[0])
                     self.state = replace(self.state, hands=hands)
             raise

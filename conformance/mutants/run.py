@@ -68,6 +68,7 @@ class Verdict:
     cases_run: int = 0
     seconds: float = 0.0
     problem: str | None = None  # the mutant could not be built or started
+    why: dict[str, str] = field(default_factory=dict)  # killing case -> its first line
 
     @property
     def killed(self) -> bool:
@@ -153,7 +154,7 @@ def run_mutant(
 ) -> Verdict:
     began = time.monotonic()
     verdict = Verdict(built.mutant)
-    killed, _, verdict.cases_run = run_engine(
+    killed, why, verdict.cases_run = run_engine(
         built.adapter_argv(),
         pack,
         order_for(built.mutant, [with_pins(c, built.mutant.pins) for c in cases]),
@@ -162,6 +163,7 @@ def run_mutant(
         first_failure=first_failure,
     )
     verdict.killed_by = killed
+    verdict.why = {i: why.get(i, "") for i in killed}
     verdict.seconds = time.monotonic() - began
     return verdict
 
