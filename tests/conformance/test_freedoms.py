@@ -103,9 +103,14 @@ def test_a_card_changed_by_a_refused_action_is_still_caught(
     assert status == 1 and "changed_after_refusal:" in err
 
 
-def test_the_tricks_order_is_not_free(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_tricks_order_is_not_free(capsys: pytest.CaptureFixture[str],
+                                      tmp_path: Path) -> None:
     status, err = fuzz(proxy("all", "bug_trick_order"), capsys, 4)
     assert status == 1 and "state:playing:trick:PLAY.2" in err
+    # and a case of the pack sees it: a trick of three cards shown in play order
+    summary = conform(proxy("all", "bug_trick_order"), tmp_path, "--only",
+                      "play.legal.trick-in-play-order")
+    assert summary["failed"] == 1
 
 
 def test_the_normal_form_keeps_what_is_not_free() -> None:
