@@ -1,8 +1,10 @@
 """Seeded random play through the reference and a spec mutant: where do they differ?
 
 Each game is dealt from a seeded deck by a seeded dealer, under a profile with
-the mutant's readings pinned, from running totals of 0 (or, in every other
-game, from totals near the end of a game, so that its end is reached), and
+the mutant's readings pinned (and, in every other dozen games, 5 other
+variants moved off the profile at random), from running totals of 0 (or, in half of the
+games, from totals near the end of a game, so that its end is reached, and
+both teams may reach it in one round), and
 played by seeded random choices among the reference's legal actions (in one
 game of three uniformly, in the others by players who bid hokum and raise, or
 bid sun, and declare more often than they pass), for up to `ROUNDS` deals, so
@@ -12,7 +14,8 @@ before the action is taken: the mutant must refuse it too and keep its state.
 The reference plays first and every step is noted as the protocol shows it:
 the legal actions, the state and the result of the last round. The mutant then
 plays the same actions; the first step where its legal set, state or result
-differs, where it refuses or fails on an action the reference took, or where
+differs in the protocol's normal form (an order the protocol leaves free is no
+difference), where it refuses or fails on an action the reference took, or where
 it takes (or is changed by) an action the reference refused, is a difference:
 a `Witness`, from which a case is written (`synthesis.py`).
 
@@ -28,6 +31,8 @@ from typing import Any
 
 from ...reference_impl import IllegalAction, new_game, shuffled_deck
 from ..harness.protocol_notation import illegal_candidates
+from ..harness.variants import load_register
+from ..protocol.normal_form import normal_legal, normal_result, normal_state
 from ..protocol.reference_view import result_fields, state_fields
 from .live import LiveSpec
 from .operators import SpecMutant
@@ -174,7 +179,7 @@ def _step_differs(game: Any, step: Step) -> tuple[str, Any, Any] | None:
     seat, legal, state, result = _record(game)
     for what, want, got in (("legal", step.legal, legal), ("state", step.state, state),
                             ("result", step.result, result), ("seat", step.seat, seat)):
-        if want != got:
+        if want != got and _normal(what, want) != _normal(what, got):
             return what, want, got
     if step.probe is not None:
         try:
@@ -196,17 +201,58 @@ def _step_differs(game: Any, step: Step) -> tuple[str, Any, Any] | None:
     return None
 
 
+def _normal(what: str, value: Any) -> Any:
+    """A reply in the protocol's normal form: an order it leaves free (a legal set's, a
+    hand's, a declaration's cards) is no difference an engine could be failed for."""
+    if value is None or what == "seat":
+        return value
+    if what == "legal":
+        return normal_legal({"actions": value})["actions"]
+    return normal_state(value) if what == "state" else normal_result(value)
+
+
+MOVES = 5  # variants moved off the profile in a game of other readings
+
+
+def _moved_readings(number: int, profile: str, rng: random.Random) -> dict[str, str]:
+    """Readings that game `number` plays off its profile: none in the first 12 games of
+    every 24; in the others, `MOVES` variants drawn at random, each moved to another of its
+    readings, so that a change reached only under readings no profile plays is reached."""
+    if (number // 12) % 2 == 0:
+        return {}
+    register = load_register()
+    base = register.readings_of(profile)
+    names = sorted(register.variants)
+    moved = {}
+    for variant in sorted(rng.sample(names, min(MOVES, len(names)))):
+        others = [r for r in register.variants[variant].readings if r != base[variant]]
+        if others:
+            moved[variant] = others[int(rng.random() * len(others))]
+    return moved
+
+
+def _starting_totals(number: int, rng: random.Random) -> list[int] | None:
+    """The running totals game `number` starts from: none (0 each) in every other group of
+    three games (one of each style); else near the end of a game, and in every other such
+    group so near that both teams may reach 152 in one round (A19)."""
+    group = number // 3
+    if group % 2 == 0:
+        return None
+    low = 80 if group % 4 == 1 else 132
+    return [rng.randrange(low, 152), rng.randrange(low, 152)]
+
+
 def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
                  games: int = 24, seed: int = 0) -> Witness | None:
-    """The first difference found in `games` seeded games per profile, or None."""
+    """The first difference found in `games` seeded games, or None."""
     rng = random.Random(f"{seed}:{mutant.id}")
     for number in range(games):
         profile = profiles[number % len(profiles)]
         dealer, deck = rng.randrange(4), shuffled_deck(rng.randrange(10**9))
         later = [shuffled_deck(rng.randrange(10**9)) for _ in range(ROUNDS - 1)]
-        near_end = (number // 3) % 2 == 1
-        totals = [rng.randrange(80, 152), rng.randrange(80, 152)] if near_end else None
-        g = _Game(profile, mutant.pins(), dealer, deck, later, totals)
+        totals = _starting_totals(number, rng)
+        g = _Game(profile, {**_moved_readings(number, profile, rng), **mutant.pins()}, dealer,
+                  deck, later, totals)
         choices = random.Random(rng.randrange(10**9))
         try:
             steps = _play_reference(g, choices, style=number % 3)
