@@ -3,7 +3,8 @@
 `baloot gen` writes `register_text(spec)` into the built-in case pack
 (`conformance/cases/spec-register.json`, schema `conformance/schema/spec-register.json`)
 and `baloot gen --check` compares it, so the harness learns the clause IDs, the
-variants with their readings and the profiles without parsing the spec: running a
+variants with their readings and the profiles (each choice with its evidence status and
+sources) without parsing the spec: running a
 pack needs neither the spec's parser nor its text. Each clause carries its anchor
 in the rules document (`render.anchors`), from which the harness links a failing
 case to its clause.
@@ -47,6 +48,21 @@ def register_data(spec: m.Spec) -> dict[str, Any]:
             for variant in spec.variants
         ],
         "profiles": {profile.name: profile.readings() for profile in spec.profiles},
+        "evidence": {profile.name: {pick.variant: pick_evidence(pick) for pick in profile.picks}
+                     for profile in spec.profiles if profile.sourced},
+    }
+
+
+def pick_evidence(pick: m.Pick) -> dict[str, Any]:
+    """A profile's choice held against its sources: its status (confirmed, contested or
+    unsourced), the sources for it, those against it with the reading each supports
+    (null where the register has none yet), where they disagree, or why none decides."""
+    return {
+        "status": pick.status,
+        "for": list(pick.sources),
+        "against": [{"reading": a.reading, "source": a.source} for a in pick.against],
+        "disagree": pick.settled,
+        "unsourced": pick.unsourced,
     }
 
 

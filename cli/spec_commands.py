@@ -106,13 +106,28 @@ def run_show(args: argparse.Namespace) -> int:
     if spec is None:
         return 1
     found = [d for d in spec.cited() if args.name in (d.name, getattr(d, "id", None))]
+    scoped = [(scope, item) for scope in spec.scopes for item in scope.items
+              if args.name == item.name]
+    for _, item in scoped:
+        print(describe_scope_item(item))
+    if scoped and not found:
+        return 0
     if not found:
-        print(f"baloot spec show: no rule, table, order, const, enum, record or variant "
-              f"named '{args.name}'", file=sys.stderr)
+        print(f"baloot spec show: no rule, table, order, const, enum, record, variant or "
+              f"part of the scope named '{args.name}'", file=sys.stderr)
         return 1
     for decl in found:
         print(describe(spec, decl))
     return 0
+
+
+def describe_scope_item(item: m.ScopeItem) -> str:
+    """A part of the stated scope in plain text: checked, or left to the table or app."""
+    what = "checked by the suite" if item.kind == "checks" else "left to the table or the app"
+    lines = [f"scope {item.name}: {what}  ({item.pos})", f"  {item.text}"]
+    if item.protocol is not None:
+        lines.append(f"  the protocol: {item.protocol}")
+    return "\n".join(lines)
 
 
 def describe(spec: m.Spec, decl: m.Cited) -> str:
@@ -135,12 +150,16 @@ def describe(spec: m.Spec, decl: m.Cited) -> str:
             pick = profile.pick_of(decl.name)
             if pick is None or not pick.annotated:
                 continue
-            lines.append(f"  profile {profile.name} reads it as {pick.reading}:")
-            lines.extend(f"    source: {source}" for source in pick.sources)
+            lines.append(f"  profile {profile.name} reads it as {pick.reading}: "
+                         f"{pick.status or 'no evidence status'}")
+            lines.extend(f"    for: {source}" for source in pick.sources)
+            for against in pick.against:
+                lines.append(f"    against ({against.reading or 'no reading yet'}): "
+                             f"{against.source}")
             if pick.unsourced is not None:
                 lines.append(f"    no source: {pick.unsourced}")
             if pick.settled is not None:
-                lines.append(f"    where the sources disagree: {pick.settled}")
+                lines.append(f"    where they disagree: {pick.settled}")
     elif isinstance(decl, m.Rule):
         used = variants_used(decl.body)
         for name in used:

@@ -258,29 +258,79 @@ class _Checker:
             self.check_evidence(p)
 
     def check_evidence(self, p: m.Profile) -> None:
-        """A profile that sources one choice sources them all: each choice names a source,
-        or says that none decides and keeps the variant's default; `settled` (which source
-        wins) needs two sources to settle between."""
+        """A profile that gives one choice its evidence gives it to them all: each choice
+        is `confirmed` by its sources (none against), `contested` (sources on each side,
+        and where they disagree), or `unsourced` (no source decides; the default kept)."""
         if not p.sourced:
             return
         for pick in p.picks:
             variant = self.variants.get(pick.variant)
-            if not pick.evidenced:
-                self.problem(pick.reading_pos, f"profile '{p.name}' sources its other choices "
-                             f"but not {pick.variant} = {pick.reading}",
-                             'a line `source "..."`, or `unsourced "..."` with the default '
-                             "reading")
-            elif pick.sources and pick.unsourced is not None:
-                self.problem(pick.reading_pos, f"{pick.variant} = {pick.reading} names sources "
-                             "and says it has none", "`source` lines or `unsourced`, not both")
-            elif pick.unsourced is not None and variant is not None \
-                    and pick.reading != variant.default:
-                self.problem(pick.reading_pos, f"{pick.variant} = {pick.reading} has no source "
-                             f"but moves off the default {variant.default}",
-                             f"a source, or the default reading {variant.default}")
-            if pick.settled is not None and len(pick.sources) < 2:
-                self.problem(pick.reading_pos, f"{pick.variant} = {pick.reading} settles "
-                             "between sources it does not list", "two or more `source` lines")
+            said = f"{pick.variant} = {pick.reading}"
+            if pick.status is None:
+                self.problem(pick.reading_pos, f"profile '{p.name}' gives its other choices "
+                             f"an evidence status but not {said}",
+                             "`confirmed` or `contested` with its `source` lines, or "
+                             '`unsourced "..."` with the default reading')
+                continue
+            if pick.unsourced is not None and (pick.status != "unsourced" or pick.sources
+                                               or pick.against or pick.settled is not None):
+                self.problem(pick.reading_pos, f"{said} says it has no source and names "
+                             "sources or a status", "`unsourced` alone, or a status with "
+                             "its sources")
+                continue
+            if pick.status == "unsourced":
+                if variant is not None and pick.reading != variant.default:
+                    self.problem(pick.reading_pos, f"{said} has no source but moves off the "
+                                 f"default {variant.default}",
+                                 f"a source, or the default reading {variant.default}")
+                continue
+            if not pick.sources:
+                self.problem(pick.reading_pos, f"{said} is {pick.status} but names no source "
+                             "for it", 'a line `source "..."` for each source of the reading')
+            if pick.status == "confirmed":
+                if pick.against:
+                    self.problem(pick.against[0].pos, f"{said} is confirmed but names a "
+                                 "source against it", "`contested`, or no `against` line")
+                if pick.settled is not None:
+                    self.problem(pick.reading_pos, f"{said} is confirmed but says where its "
+                                 "sources disagree", "`contested`, or no `settled` line")
+            else:
+                if not pick.against:
+                    self.problem(pick.reading_pos, f"{said} is contested but names no source "
+                                 "against it", 'a line `against READING "..."` for each '
+                                 "source of another reading")
+                if pick.settled is None:
+                    self.problem(pick.reading_pos, f"{said} is contested but does not say "
+                                 "where its sources disagree", 'a line `settled "..."`: '
+                                 "which side is taken, and why")
+            for against in pick.against:
+                if variant is None or against.reading is None:
+                    continue
+                if against.reading not in variant.reading_names:
+                    self.problem(against.pos, f"'{against.reading}' is not a reading of "
+                                 f"{variant.name}", f"one of {', '.join(variant.reading_names)}"
+                                 ", or no name when the register lacks the reading")
+                elif against.reading == pick.reading:
+                    self.problem(against.pos, f"a source against {said} supports "
+                                 f"{pick.reading} itself", "another reading's name, or a "
+                                 "`source` line")
+
+    # -- scope --------------------------------------------------------------------------
+
+    def check_scope(self) -> None:
+        """One stated scope at most; each part named once; each part left to the table or
+        the app says whether the protocol could check it (`protocol "..."`)."""
+        for extra in self.spec.scopes[1:]:
+            self.problem(extra.pos, f"a second scope (the first at {self.spec.scopes[0].pos})",
+                         "one scope block for the whole spec")
+        for scope in self.spec.scopes:
+            self.check_unique(((i.name, i.pos) for i in scope.items), "part of the scope")
+            for item in scope.of_kind("leaves"):
+                if item.protocol is None:
+                    self.problem(item.pos, f"the scope leaves '{item.name}' out but does not "
+                                 "say whether the protocol could check it",
+                                 'a line `protocol "..."`: could it become a capability, '
+                                 "or why not")
 
     # -- hooks --------------------------------------------------------------------------
 
@@ -468,6 +518,7 @@ def check_spec(spec: m.Spec, *, coverage: bool = True) -> None:
     checker.check_variants()
     checker.check_rules()
     checker.check_hooks()
+    checker.check_scope()
     if not checker.problems:  # names resolve: the types can be worked out
         for pos, message, expected in analyse(spec).problems:
             checker.problem(pos, message, expected)

@@ -433,6 +433,19 @@ class Variant:
         return tuple(r.name for r in self.readings)
 
 
+STATUSES = ("confirmed", "contested", "unsourced")  # a profile's choice, against its sources
+
+
+@dataclass(frozen=True)
+class Against:
+    """A published source against a profile's choice, with the reading of the register
+    it supports (None when the register has no such reading yet)."""
+
+    reading: str | None
+    source: str
+    pos: Pos
+
+
 @dataclass(frozen=True)
 class Pick:
     variant: str
@@ -440,18 +453,24 @@ class Pick:
     pos: Pos
     reading_pos: Pos
     sources: tuple[str, ...] = ()  # where the choice comes from, one published source each
-    settled: str | None = None  # where the sources disagree: which one wins, and why
+    settled: str | None = None  # where the sources disagree: which side is taken, and why
     unsourced: str | None = None  # why no source decides (the default reading is kept)
+    status: str | None = None  # confirmed, contested or unsourced (STATUSES); None: not said
+    against: tuple[Against, ...] = ()  # the sources for another reading
 
     @property
     def evidenced(self) -> bool:
         """Whether the choice says where it comes from (or that nothing decides it)."""
-        return bool(self.sources) or self.unsourced is not None
+        return self.status is not None
 
     @property
     def annotated(self) -> bool:
-        """Whether the choice carries any line on its sources, `settled` included."""
-        return self.evidenced or self.settled is not None
+        """Whether the choice carries any line on its evidence."""
+        return self.status is not None or bool(self.sources) or self.settled is not None
+
+    @property
+    def contested(self) -> bool:
+        return self.status == "contested"
 
 
 @dataclass(frozen=True)
@@ -472,6 +491,31 @@ class Profile:
     def sourced(self) -> bool:
         """Whether the profile says where its choices come from (then all of them must)."""
         return any(p.annotated for p in self.picks)
+
+
+@dataclass(frozen=True)
+class ScopeItem:
+    """One part of the game in the stated scope: `checks` (the spec decides it and the
+    suite checks it) or `leaves` (left to the table or the app), and, where said,
+    whether the protocol could check it and why (`protocol "..."`)."""
+
+    kind: str  # "checks" or "leaves"
+    name: str
+    text: str
+    protocol: str | None
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What the spec and its suite cover, and what they leave to the table or the app."""
+
+    doc: str
+    items: tuple[ScopeItem, ...]
+    pos: Pos
+
+    def of_kind(self, kind: str) -> tuple[ScopeItem, ...]:
+        return tuple(i for i in self.items if i.kind == kind)
 
 
 @dataclass(frozen=True)
@@ -500,6 +544,7 @@ class Hooks:
 
 Decl: TypeAlias = (
     Clause | Enum | Record | Order | Table | Const | Rule | Machine | Variant | Profile | Hooks
+    | Scope
 )
 Cited: TypeAlias = Enum | Record | Order | Table | Const | Rule | Machine | Variant
 
@@ -521,6 +566,7 @@ class Spec:
     variants: tuple[Variant, ...] = ()
     profiles: tuple[Profile, ...] = ()
     hooks: tuple[Hooks, ...] = ()
+    scopes: tuple[Scope, ...] = ()  # the stated scope (one, checks.py)
 
     # -- lookups, for the consumers of the model --------------------------------
 

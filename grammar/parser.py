@@ -239,19 +239,55 @@ class _ToModel(Transformer[Token, Any]):
 
     def pick(self, children: list[Any]) -> m.Pick:
         variant, reading, *evidence = children
+        evidence = [e for e in evidence if e is not None]
         sources = tuple(text for kind, text in evidence if kind == "source")
-        once = {kind: text for kind, text in evidence if kind != "source"}  # the grammar's `?`
+        against = tuple(text for kind, text in evidence if kind == "against")
+        once = {kind: text for kind, text in evidence if kind in ("settled", "unsourced")}
+        status = next((text for kind, text in evidence if kind == "status"), None)
+        if "unsourced" in once and status is None:
+            status = "unsourced"
         return m.Pick(str(variant), str(reading), self._tok(variant), self._tok(reading),
-                      sources, once.get("settled"), once.get("unsourced"))
+                      sources, once.get("settled"), once.get("unsourced"), status, against)
+
+    def status_confirmed(self, children: list[Any]) -> tuple[str, str]:
+        return ("status", "confirmed")
+
+    def status_contested(self, children: list[Any]) -> tuple[str, str]:
+        return ("status", "contested")
 
     def pick_source(self, children: list[str]) -> tuple[str, str]:
         return ("source", children[0])
+
+    @v_args(meta=True)
+    def pick_against(self, meta: Meta, children: list[Any]) -> tuple[str, m.Against]:
+        *named, text = children
+        reading = named[0] if named and named[0] is not None else None
+        pos = self._tok(reading) if isinstance(reading, Token) else self._pos(meta)
+        return ("against", m.Against(None if reading is None else str(reading), text, pos))
 
     def pick_settled(self, children: list[str]) -> tuple[str, str]:
         return ("settled", children[0])
 
     def pick_unsourced(self, children: list[str]) -> tuple[str, str]:
         return ("unsourced", children[0])
+
+    @v_args(meta=True)
+    def scope(self, meta: Meta, children: list[Any]) -> m.Scope:
+        doc, *items = children
+        return m.Scope(doc, tuple(items), self._pos(meta))
+
+    def _scope_item(self, kind: str, children: list[Any]) -> m.ScopeItem:
+        name, text, protocol = children
+        return m.ScopeItem(kind, str(name), text, protocol, self._tok(name))
+
+    def scope_checks(self, children: list[Any]) -> m.ScopeItem:
+        return self._scope_item("checks", children)
+
+    def scope_leaves(self, children: list[Any]) -> m.ScopeItem:
+        return self._scope_item("leaves", children)
+
+    def scope_protocol(self, children: list[str]) -> str:
+        return children[0]
 
     # -- statements ---------------------------------------------------------------
 
@@ -531,6 +567,7 @@ def assemble(decls: Iterable[m.Decl], sources: Iterable[tuple[str, str]]) -> m.S
         enums=of(m.Enum) + tuple(mc.as_enum() for mc in machines), records=of(m.Record),
         orders=of(m.Order), tables=of(m.Table), consts=of(m.Const), rules=of(m.Rule),
         machines=machines, variants=of(m.Variant), profiles=of(m.Profile), hooks=of(m.Hooks),
+        scopes=of(m.Scope),
     )
 
 

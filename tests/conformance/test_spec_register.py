@@ -141,3 +141,32 @@ def test_conform_reports_a_broken_register(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(conform_command, "load_register", refuse)
     assert main(["conform", "--engine", "an-engine"]) == 2
     assert "baloot: /somewhere/spec-register.json: not JSON" in capsys.readouterr().err
+
+
+def test_the_register_holds_each_choice_with_its_evidence_status() -> None:
+    """Every choice of every profile, held against its sources: the page's own words for
+    the literal profile, the published sources for the federation's (values from the
+    rules notes and the sources named in spec/variants.baloot)."""
+    evidence = checked_in()["evidence"]
+    assert set(evidence) == {"literal", "federation"}
+    for profile in evidence.values():
+        assert len(profile) == 24 and all(
+            e["status"] in ("confirmed", "contested", "unsourced") for e in profile.values())
+    # the page says nothing of two teams passing 152 in one round (END.1)
+    assert evidence["literal"]["both_reach_target"]["status"] == "unsourced"
+    # BID.5's two sentences pull against each other (A2)
+    sun = evidence["literal"]["sun_overcall"]
+    assert sun["status"] == "contested"
+    assert [a["reading"] for a in sun["against"]] == ["sun_ends_bidding"]
+    # A3: the Jawaker page now sources the federation's pick; A19 an engine's profile
+    assert evidence["federation"]["hokum_answer"]["for"][0].startswith("Jawaker rules page")
+    assert evidence["federation"]["both_reach_target"]["status"] == "confirmed"
+    # A4: the app ties a sun round, which no reading of the register does yet
+    success = evidence["federation"]["bidder_success"]
+    assert success["status"] == "contested" and success["disagree"]
+    assert None in [a["reading"] for a in success["against"]]
+    # A8, A11, A14: contested, as the sources read again say
+    for variant in ("projects_on_failure", "sun_raises", "ashkal"):
+        assert evidence["federation"][variant]["status"] == "contested", variant
+    assert [a["reading"] for a in evidence["federation"]["ashkal"]["against"]] == [
+        "partner_is_bidder_any_session", "partner_is_bidder_any_session"]

@@ -383,35 +383,60 @@ variant A6 units [SCORE.1] "Units." {
 """
 
 
-def test_profile_sources_parse_into_the_model() -> None:
+def test_profile_evidence_parses_into_the_model() -> None:
     text = UNITS + ('profile played "As played." {\n'
-                    '  rounding = bidder_takes_rest source "app A" source "app B"\n'
+                    '  rounding = bidder_takes_rest contested source "app A" source "app B"\n'
+                    '    against each_team "a video" against "an engine, no reading yet"\n'
                     '    settled "A is used by more players."\n'
                     '  units = bunts unsourced "no source; literal kept"\n}')
     spec = build(broken=text)
     rounding, units = spec.profile("played").picks
+    assert rounding.status == "contested" and rounding.contested
     assert rounding.sources == ("app A", "app B")
+    assert [(a.reading, a.source) for a in rounding.against] == [
+        ("each_team", "a video"), (None, "an engine, no reading yet")]
+    assert rounding.against[0].pos == m.Pos("broken.baloot", 8, 13)  # the reading named
     assert rounding.settled == "A is used by more players." and rounding.unsourced is None
-    assert units.sources == () and units.unsourced == "no source; literal kept"
+    assert units.status == "unsourced" and units.sources == ()
+    assert units.unsourced == "no source; literal kept"
 
 
 def test_settled_and_unsourced_are_said_once_each() -> None:
     twice = ('profile played "As played." {\n'
-             '  rounding = bidder_takes_rest source "a" source "b" settled "a" settled "b"\n}')
+             '  rounding = bidder_takes_rest contested source "a" against "b" settled "a" '
+             'settled "b"\n}')
     with pytest.raises(SpecError) as info:
         parse_text(twice, "broken.baloot")
     problem = info.value.problems[0]
-    assert (problem.pos.line, problem.pos.column) == (2, 66)  # the second `settled`
+    second = twice.split("\n")[1].rindex("settled") + 1
+    assert (problem.pos.line, problem.pos.column) == (2, second)  # the second `settled`
     assert "unexpected 'settled'" in problem.message
 
 
-def test_a_sourced_profile_sources_every_choice() -> None:
+def test_a_source_needs_a_status_and_unsourced_stands_alone() -> None:
     broken = UNITS + ('profile played "As played." {\n'
-                      '  rounding = bidder_takes_rest source "app A"\n  units = points\n}')
+                      '  rounding = each_team source "SCORE.7"\n'
+                      '  units = bunts confirmed source "SCORE.5" unsourced "none"\n}')
+    found = problems(broken=broken)
+    assert [(p.pos.line, p.message) for p in found] == [
+        (7, "profile 'played' gives its other choices an evidence status but not "
+            "rounding = each_team"),
+        (8, "units = bunts says it has no source and names sources or a status"),
+    ]
+    assert_problem(found[0], file="broken.baloot", text=broken, line=7, needle="each_team",
+                   message=found[0].message, expected=found[0].expected)
+
+
+def test_a_profile_with_evidence_gives_every_choice_a_status() -> None:
+    broken = UNITS + ('profile played "As played." {\n'
+                      '  rounding = bidder_takes_rest confirmed source "app A"\n'
+                      '  units = points\n}')
     assert_problem(
         only_problem(broken), file="broken.baloot", text=broken, line=8, needle="points",
-        message="profile 'played' sources its other choices but not units = points",
-        expected='a line `source "..."`, or `unsourced "..."` with the default reading')
+        message="profile 'played' gives its other choices an evidence status but not "
+                "units = points",
+        expected='`confirmed` or `contested` with its `source` lines, or `unsourced "..."` '
+                 "with the default reading")
 
 
 def test_an_unsourced_choice_keeps_the_default() -> None:
@@ -426,15 +451,94 @@ def test_an_unsourced_choice_keeps_the_default() -> None:
         expected="a source, or the default reading each_team")
 
 
-def test_settled_needs_sources_to_settle_between() -> None:
+def test_confirmed_names_a_source_and_none_against() -> None:
     broken = UNITS + ('profile played "As played." {\n'
-                      '  rounding = bidder_takes_rest source "app A" settled "A wins."\n'
-                      '  units = bunts source "SCORE.1"\n}')
+                      '  rounding = bidder_takes_rest confirmed\n'
+                      '  units = bunts confirmed source "SCORE.5" against points "an app"\n}')
+    found = problems(broken=broken)
+    assert [(p.pos.line, p.message) for p in found] == [
+        (7, "rounding = bidder_takes_rest is confirmed but names no source for it"),
+        (8, "units = bunts is confirmed but names a source against it"),
+    ]
+    assert_problem(found[1], file="broken.baloot", text=broken, line=8, needle="points",
+                   message="units = bunts is confirmed but names a source against it",
+                   expected="`contested`, or no `against` line")
+
+
+def test_contested_names_the_other_side_and_where_they_disagree() -> None:
+    broken = UNITS + ('profile played "As played." {\n'
+                      '  rounding = bidder_takes_rest contested source "app A"\n'
+                      '  units = bunts contested source "SCORE.5" against bunts "an app"\n'
+                      '    settled "the page wins"\n}')
+    found = problems(broken=broken)
+    assert [(p.pos.line, p.message) for p in found] == [
+        (7, "rounding = bidder_takes_rest is contested but names no source against it"),
+        (7, "rounding = bidder_takes_rest is contested but does not say where its sources "
+            "disagree"),
+        (8, "a source against units = bunts supports bunts itself"),
+    ]
+    assert found[1].expected == 'a line `settled "..."`: which side is taken, and why'
+
+
+def test_against_names_a_reading_of_the_variant() -> None:
+    broken = UNITS + ('profile played "As played." {\n'
+                      '  rounding = each_team confirmed source "SCORE.7"\n'
+                      '  units = bunts contested source "SCORE.5" against pints "an app"\n'
+                      '    settled "the page wins"\n}')
     assert_problem(
-        only_problem(broken), file="broken.baloot", text=broken, line=7,
-        needle="bidder_takes_rest",
-        message="rounding = bidder_takes_rest settles between sources it does not list",
-        expected="two or more `source` lines")
+        only_problem(broken), file="broken.baloot", text=broken, line=8, needle="pints",
+        message="'pints' is not a reading of units",
+        expected="one of bunts, points, or no name when the register lacks the reading")
+
+
+def test_the_project_spec_gives_every_choice_of_every_profile_a_status() -> None:
+    """Every profile of the spec says, for each of its choices, whether its sources
+    confirm it, contest it, or none decides it (issue: an evidence status on every pick)."""
+    spec = load_spec()
+    for profile in spec.profiles:
+        assert [p.variant for p in profile.picks if p.status not in m.STATUSES] == []
+        for pick in profile.picks:
+            if pick.contested:
+                assert pick.against and pick.settled
+
+
+# ----------------------------------------------------------------------- scope --
+
+SCOPE = """\
+scope "What is in and out." {
+  checks play "The legal cards."
+  leaves sawa "Claims." protocol "Could be a capability."
+}
+"""
+
+
+def test_scope_parses_into_the_model() -> None:
+    spec = build(broken=SCOPE)
+    (scope,) = spec.scopes
+    assert scope.doc == "What is in and out."
+    assert [(i.kind, i.name, i.protocol) for i in scope.items] == [
+        ("checks", "play", None), ("leaves", "sawa", "Could be a capability.")]
+    assert scope.of_kind("leaves")[0].pos == m.Pos("broken.baloot", 3, 10)
+
+
+def test_a_part_left_out_says_whether_the_protocol_could_check_it() -> None:
+    broken = SCOPE.replace(' protocol "Could be a capability."', "")
+    assert_problem(
+        only_problem(broken), file="broken.baloot", text=broken, line=3, needle="sawa",
+        message="the scope leaves 'sawa' out but does not say whether the protocol could "
+                "check it",
+        expected='a line `protocol "..."`: could it become a capability, or why not')
+
+
+def test_one_scope_and_each_part_once() -> None:
+    broken = SCOPE + 'scope "Again." {\n  checks play "Twice."\n}\n'
+    found = problems(broken=broken)
+    assert [(p.pos.line, p.message) for p in found] == [
+        (5, "a second scope (the first at broken.baloot:1:1)"),
+    ]
+    twice = 'scope "Twice." {\n  checks play "One."\n  checks play "Two."\n}\n'
+    assert only_problem(twice).message == \
+        "duplicate part of the scope 'play' (first at broken.baloot:2:10)"
 
 
 def test_reading_test_with_unknown_reading_or_variant() -> None:

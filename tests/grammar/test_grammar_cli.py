@@ -236,6 +236,48 @@ def test_show_a_variant(spec_dir: Path, capsys: pytest.CaptureFixture[str]) -> N
         assert out.splitlines() == expected
 
 
+EVIDENCE = GOOD.replace(
+    'profile federation "The common reading." { rounding = bidder_takes_rest }',
+    'profile federation "The common reading." {\n'
+    '  rounding = bidder_takes_rest contested\n'
+    '    source "a video: the bidder takes the rest"\n'
+    '    against each_team "an app\'s data: each team rounded"\n'
+    '    against "an engine: the other team takes the rest"\n'
+    '    settled "The video states the rule of the table."\n}') + """
+scope "In and out." {
+  checks play "The legal cards."
+  leaves sawa "Claims of the remaining tricks." protocol "Could become a capability."
+}
+"""
+
+
+def test_show_a_variant_with_its_evidence(spec_dir: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Each profile's choice is shown with its status and the sources on each side."""
+    (spec_dir / "game.baloot").write_text(EVIDENCE)
+    status, out, err = run(capsys, "spec", "show", "rounding", "--spec", str(spec_dir))
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    start = lines.index("  profile federation reads it as bidder_takes_rest: contested")
+    assert lines[start + 1:start + 5] == [
+        "    for: a video: the bidder takes the rest",
+        "    against (each_team): an app's data: each team rounded",
+        "    against (no reading yet): an engine: the other team takes the rest",
+        "    where they disagree: The video states the rule of the table.",
+    ]
+
+
+def test_show_a_part_of_the_scope(spec_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (spec_dir / "game.baloot").write_text(EVIDENCE)
+    status, out, err = run(capsys, "spec", "show", "sawa", "--spec", str(spec_dir))
+    assert status == 0 and err == ""
+    assert out.splitlines()[1:] == [
+        "  Claims of the remaining tricks.",
+        "  the protocol: Could become a capability.",
+    ]
+    assert out.startswith("scope sawa: left to the table or the app  (spec/game.baloot:")
+
+
 def test_show_a_rule(spec_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (spec_dir / "game.baloot").write_text(GOOD)
     status, out, _ = run(capsys, "spec", "show", "points", "--spec", str(spec_dir))
@@ -271,7 +313,8 @@ def test_show_an_unknown_name(spec_dir: Path, capsys: pytest.CaptureFixture[str]
     status, out, err = run(capsys, "spec", "show", "kaboot", "--spec", str(spec_dir))
     assert status == 1
     assert out == ""
-    assert "no rule, table, order, const, enum, record or variant named 'kaboot'" in err
+    assert ("no rule, table, order, const, enum, record, variant or part of the scope "
+            "named 'kaboot'") in err
 
 
 def test_show_on_a_broken_spec(spec_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
