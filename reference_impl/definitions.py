@@ -697,8 +697,14 @@ SUN_PROJECT_VALUE: dict[ProjectKind, int] = {
 
 HOKUM_PROJECT_VALUE: dict[ProjectKind, int] = {
     # Project values in hokum; the page's '30' is the fifty. Four hundred arises in hokum only
-    # under the A22 reading four_hundred; the page gives no value, and the spec takes half its sun
-    # value, as every hokum project is worth half its sun value.
+    # under the A22 reading four_hundred, which no profile picks and no source plays (in Saudi play
+    # four aces in hokum are a hundred: Energy Sniper, video 32). No source gives it a hokum value,
+    # so the spec derives one: the apps count a project in bunts and convert it by the round's
+    # rate, a tenth in hokum and a fifth in sun (tazjel/baloot-ai
+    # gbaloot/tools/archive_scoring_validator.py, project_gp_hokum and project_gp_sun), which makes
+    # every hokum value half the sun one, as the page's sira 2, fifty 5 and hundred 10 are; four
+    # hundred, 200 bunts (tazjel/baloot-ai docs/BALOOT_RULES.md: 40 points in sun), is then 20. The
+    # value exists so that reading can be played, not as a rule of the game.
     # SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
     # Spec: spec/projects.baloot:247.
     ProjectKind.SIRA: 2,

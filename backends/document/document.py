@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ...grammar import model as m
 from . import blocks as d
-from . import extras, impact, scoring, sections
+from . import contested, extras, impact, scoring, sections
 from .cases import PACK, cases_section, read_pack
 from .html import render_html
 from .markdown import render_markdown
@@ -67,6 +67,7 @@ def build_document(spec: m.Spec, out_dir: Path | None = None,
             f"{len(spec.profiles)} profiles.")),
     )
     parts: list[d.Section | None] = [
+        sections.scope_section(spec),
         sections.clauses_section(spec, sources, pack),
         sections.cards_section(spec),
         sections.projects_section(spec),
@@ -74,6 +75,7 @@ def build_document(spec: m.Spec, out_dir: Path | None = None,
         sections.raises_section(spec),
         scoring.scoring_section(spec, root, options.examples),
         sections.variants_section(spec, witnesses, witness_head),
+        contested.contested_section(spec, root),
         impact.impact_section(spec, root),
         _proofs(options.proofs, root),
         sections.index_section(spec),

@@ -412,7 +412,7 @@ def variants_section(spec: m.Spec, witnesses: dict[str, tuple[d.Block, ...]],
         header: tuple[d.Inlines, ...] = (d.inlines("variant"), d.inlines("reading"),
                                          d.inlines("the default"))
         if sourced:
-            header += (d.inlines("sources"),)
+            header += (d.inlines("evidence"),)
         blocks.append(d.Box(a.profile_anchor(profile.name), "profile", (
             d.Heading(3, (d.Str("profile "), d.Code(profile.name))),
             d.Para(d.inlines(profile.doc)),
@@ -422,16 +422,48 @@ def variants_section(spec: m.Spec, witnesses: dict[str, tuple[d.Block, ...]],
 
 
 def pick_evidence(pick: m.Pick) -> d.Inlines:
-    """Where a profile's choice comes from: its sources, which one wins where they disagree,
-    or why none decides."""
+    """A profile's choice held against its sources: its status, the sources for it, those
+    against it (with the reading each supports), and where they disagree; or why none
+    decides."""
     parts: list[d.Inline] = []
+    if pick.status is not None:
+        parts.extend([d.Strong(pick.status), d.Str(". ")])
     if pick.unsourced is not None:
         parts.append(d.Str(pick.unsourced))
     for i, source in enumerate(pick.sources):
-        parts.extend([d.Str("; " if i else ""), *d.inlines(source)])
+        parts.extend([d.Em("For: ") if i == 0 else d.Str("; "), *d.inlines(source)])
+    for i, against in enumerate(pick.against):
+        parts.append(d.Str(". ") if i == 0 else d.Str("; "))
+        if i == 0:
+            parts.append(d.Em("Against: "))
+        if against.reading is not None:
+            parts.extend([d.Str("("), d.Code(against.reading), d.Str(") ")])
+        parts.extend(d.inlines(against.source))
     if pick.settled is not None:
         parts.extend([d.Str(". "), d.Em("Where they disagree: "), *d.inlines(pick.settled)])
     return tuple(parts)
+
+
+def scope_section(spec: m.Spec) -> d.Section | None:
+    """The stated scope: what the suite checks, and what it leaves to the table or the
+    app, each part left out with whether the protocol could check it."""
+    if not spec.scopes:
+        return None
+    scope = spec.scopes[0]
+    blocks: list[d.Block] = [d.Para(d.inlines(scope.doc))]
+    checked = scope.of_kind("checks")
+    if checked:
+        blocks.append(d.Heading(3, d.inlines("What the suite checks")))
+        blocks.append(d.BulletList(tuple((d.Strong(i.name.replace("_", " ")), d.Str(": "),
+                                          *d.inlines(i.text)) for i in checked)))
+    left = scope.of_kind("leaves")
+    if left:
+        blocks.append(d.Heading(3, d.inlines("What it leaves to the table or the app")))
+        blocks.append(d.Table(
+            (d.inlines("part"), d.inlines("what it is"), d.inlines("through the protocol?")),
+            tuple(((d.Strong(i.name.replace("_", " ")),), d.inlines(i.text),
+                   d.inlines(i.protocol or "—")) for i in left)))
+    return d.Section("scope", "Scope", tuple(blocks))
 
 
 def profile_differences(spec: m.Spec) -> tuple[d.Block, ...]:
