@@ -1,7 +1,10 @@
 """Engine witnesses as conformance cases: two cases per witness (one per reading,
 the same deal and actions, each expecting what its reading gives), gathered per
 variant in `conformance/cases/variants/<variant>/explored.json`, their pins and
-needs settled by the pack's own tools."""
+needs settled by the pack's own tools, and each carrying its expectation under
+the other readings of its pins (`derive.derived_alternatives`), so that an
+engine playing any reading under which the script plays through gets a
+verdict."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from ..backends.register import register_data
 from ..conformance.harness.pack import case_from_json
 from ..conformance.harness.variants import Register, register_from_data
 from ..conformance.pack_tools.case_needs import annotated, case_needs
+from ..conformance.pack_tools.derive import derived_alternatives, with_alternatives
 from ..conformance.pack_tools.pins_fix import with_minimal_requires
 from ..conformance.protocol.reference_view import legal, result
 from ..conformance.protocol.schemas import schema_errors
@@ -110,6 +114,11 @@ def _settled(raw: dict[str, Any], label: str, register: Register) -> dict[str, A
                      f"{NEEDS_ROUNDS} rounds")
 
 
+def _with_derived(raw: dict[str, Any], label: str, register: Register) -> dict[str, Any]:
+    """The case with its expectation under the other readings of its pins."""
+    return with_alternatives(raw, derived_alternatives(raw, label, register))
+
+
 def case_file_text(spec: m.Spec, variant: str, findings: list[Finding]) -> str | None:
     """The text of the variant's `explored.json` (None when it has no engine witness):
     each case with its minimal pins (pins_fix.py), the seat of each action and the
@@ -119,7 +128,7 @@ def case_file_text(spec: m.Spec, variant: str, findings: list[Finding]) -> str |
         return None
     register = register_from_data(register_data(spec))  # the spec's own, not the stored file
     label = f"variants/{variant}/{CASE_FILE}"
-    cases = [_settled(c, label, register) for c in found]
+    cases = [_with_derived(_settled(c, label, register), label, register) for c in found]
     data = {"description": f"Witnesses that separate the readings of {variant}, found "
                            "by `baloot explore` (regenerate with it; do not edit).",
             "cases": cases}

@@ -37,8 +37,8 @@ alternative's script then says so (`double open` has no counterpart, and stays).
 
 Witnesses (`explored.json`, written by `baloot explore`) and regression snapshots (the
 golden playthroughs, written by `baloot conform golden`) are their generators' to
-write, and `derive` leaves them alone; `derived_alternatives` is what a generator would
-call.
+write, and `derive` leaves them alone; `derived_alternatives` is what a generator calls
+(`baloot explore` does, for each witness case, as spec-mutant synthesis does).
 """
 
 from __future__ import annotations
