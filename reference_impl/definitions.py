@@ -995,6 +995,15 @@ KABOOT_ACE_POINTS = 88
 # Spec: spec/scoring.baloot:23.
 KABOOT_HOKUM_POINTS = 25
 
+
+# The most a raise multiplies projects by under the A12 reading that caps them: the double's 2.
+# RAISE.1: In a hokum round the team that did not win the bid may double the round's
+#     points. If it does, the bid winner may triple them; then the player who doubled may make
+#     them four times; last, the bid winner may declare gahwa, meaning that whoever wins this
+#     round wins the game.
+# Spec: spec/scoring.baloot:121.
+PROJECTS_RAISE_CAP = 2
+
 # ---- spec/deal.baloot ------------------------------------------------------
 
 

@@ -76,15 +76,18 @@ SunRaises: TypeAlias = Literal[
 # A12: What a raise multiplies.
 # Spec: spec/variants.baloot:134.
 Multipliers: TypeAlias = Literal[
-    "points_only", "points_and_projects", "points_and_projects_but_baloot"
+    "points_only",
+    "points_and_projects",
+    "points_and_projects_but_baloot",
+    "points_and_projects_capped",
 ]
 
 # A13: What a gahwa round decides.
-# Spec: spec/variants.baloot:145.
+# Spec: spec/variants.baloot:147.
 Gahwa: TypeAlias = Literal["round_decides_game", "worth_152"]
 
 # A14: Who may call ashkal, when, and who is the bidder after it.
-# Spec: spec/variants.baloot:154.
+# Spec: spec/variants.baloot:156.
 Ashkal: TypeAlias = Literal[
     "third_fourth_any_session",
     "third_fourth_first_session",
@@ -93,46 +96,46 @@ Ashkal: TypeAlias = Literal[
 ]
 
 # A15: What a player unable to follow suit must play in hokum.
-# Spec: spec/variants.baloot:167.
+# Spec: spec/variants.baloot:169.
 VoidInHokum: TypeAlias = Literal["any_card", "must_trump", "must_trump_unless_partner_wins"]
 
 # A16: Who leads the first trick.
-# Spec: spec/variants.baloot:178.
+# Spec: spec/variants.baloot:180.
 FirstLeader: TypeAlias = Literal["bid_winner", "dealer_right"]
 
 # A17: What a sequence of six, seven or eight cards is.
-# Spec: spec/variants.baloot:187.
+# Spec: spec/variants.baloot:189.
 LongSequence: TypeAlias = Literal["hundred_only", "hundred_and_rest"]
 
 # A18: Whether the hokum king and queen may count for baloot while in another project.
-# Spec: spec/variants.baloot:196.
+# Spec: spec/variants.baloot:198.
 BalootOverlap: TypeAlias = Literal["exclusive", "overlap_allowed", "hundred_cancels"]
 
 # A19: What happens when both teams reach 152 in the same round.
-# Spec: spec/variants.baloot:207.
+# Spec: spec/variants.baloot:209.
 BothReachTarget: TypeAlias = Literal["higher_total_wins", "bidder_team_wins"]
 
 # A20: Who deals after everyone passes twice.
-# Spec: spec/variants.baloot:216.
+# Spec: spec/variants.baloot:218.
 RedealDealer: TypeAlias = Literal["same_dealer", "next_dealer"]
 
 # A21: Whether four 9s, 8s or 7s are a project.
-# Spec: spec/variants.baloot:225.
+# Spec: spec/variants.baloot:227.
 LowFourOfAKind: TypeAlias = Literal["no_project", "nines_hundred"]
 
 # A22: Whether four aces in hokum may be claimed as four hundred. (The other half of A22 in the
 # rules notes, gahwa in sun, is a question of which raises sun allows: A11 answers it, with
 # gahwa in sun under gate_strict_all and gate_inclusive_all, and without it under
 # gate_strict_no_gahwa and gate_strict_double_only.)
-# Spec: spec/variants.baloot:234.
+# Spec: spec/variants.baloot:236.
 AcesInHokum: TypeAlias = Literal["hundred", "four_hundred"]
 
 # A23: Whether a player following a hokum lead must beat the trumps already in the trick.
-# Spec: spec/variants.baloot:250.
+# Spec: spec/variants.baloot:252.
 TrumpLead: TypeAlias = Literal["any_trump", "must_overtrump", "must_overtrump_opponent"]
 
 # A24: In a raised round the bidding team wins, who takes the multiplied points.
-# Spec: spec/variants.baloot:261.
+# Spec: spec/variants.baloot:263.
 RaisedShare: TypeAlias = Literal["each_keeps_share", "winner_takes_all"]
 
 
@@ -302,7 +305,12 @@ VARIANTS: dict[str, tuple[str, ...]] = {
         "gate_strict_no_gahwa",
         "gate_strict_double_only",
     ),
-    "multipliers": ("points_only", "points_and_projects", "points_and_projects_but_baloot"),
+    "multipliers": (
+        "points_only",
+        "points_and_projects",
+        "points_and_projects_but_baloot",
+        "points_and_projects_capped",
+    ),
     "gahwa": ("round_decides_game", "worth_152"),
     "ashkal": (
         "third_fourth_any_session",
@@ -393,7 +401,7 @@ PROFILES: dict[str, Readings] = {
         kaboot="sun_44_hokum_25_projects_unraised",
         locked_round="doubler_chooses_bidder_opens",
         sun_raises="gate_strict_double_only",
-        multipliers="points_and_projects_but_baloot",
+        multipliers="points_and_projects_capped",
         gahwa="round_decides_game",
         ashkal="third_fourth_any_session",
         void_in_hokum="must_trump_unless_partner_wins",

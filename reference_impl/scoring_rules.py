@@ -16,6 +16,7 @@ from .definitions import (
     KABOOT_HOKUM_POINTS,
     KABOOT_POINTS,
     LAST_TRICK_BONUS,
+    PROJECTS_RAISE_CAP,
     SUN_FAILURE_POINTS,
     SUN_SUCCESS_MARGIN,
     Game,
@@ -214,9 +215,44 @@ def unmultiplied_projects(
     elif readings.multipliers == "points_and_projects":
         # points_and_projects: The round's points and the projects, baloot included.
         return 0
-    elif readings.multipliers == "points_and_projects_but_baloot":
+    elif readings.multipliers in ("points_and_projects_but_baloot", "points_and_projects_capped"):
         # points_and_projects_but_baloot: The round's points and the projects, except baloot.
+        # points_and_projects_capped: The round's points by the raise; the projects, except baloot,
+        #     by the raise up to the double and by 2 under the triple, the four and gahwa; baloot
+        #     not multiplied.
         return baloot_value
+    else:
+        raise UnknownReading("multipliers", readings.multipliers)
+
+
+def capped_projects(readings: Readings, value: int, baloot_value: int, multiplier: int) -> int:
+    """The part of a team's project value a raise multiplies by 2 only, not by its own multiplier
+    (A12): under the reading that caps the projects, everything but baloot, once the raise is
+    above the double (the triple, the four, gahwa). Nothing otherwise.
+
+    RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
+        If it does, the bid winner may triple them; then the player who doubled may make them four
+        times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
+        the game.
+
+    Spec: spec/scoring.baloot:123.
+    """
+    if multiplier <= PROJECTS_RAISE_CAP:
+        return 0
+    if readings.multipliers in (
+        "points_only",
+        "points_and_projects",
+        "points_and_projects_but_baloot",
+    ):
+        # points_only: The round's points only; projects are added unmultiplied.
+        # points_and_projects: The round's points and the projects, baloot included.
+        # points_and_projects_but_baloot: The round's points and the projects, except baloot.
+        return 0
+    elif readings.multipliers == "points_and_projects_capped":
+        # points_and_projects_capped: The round's points by the raise; the projects, except baloot,
+        #     by the raise up to the double and by 2 under the triple, the four and gahwa; baloot
+        #     not multiplied.
+        return value - baloot_value
     else:
         raise UnknownReading("multipliers", readings.multipliers)
 
@@ -233,7 +269,7 @@ def project_points(
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
 
-    Spec: spec/scoring.baloot:121.
+    Spec: spec/scoring.baloot:133.
     """
     if readings.project_units == "bunts_before_rounding":
         # bunts_before_rounding: Project values are bunts, the page's figures as they stand, added
@@ -268,17 +304,27 @@ def points_on_top(
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
 
-    Spec: spec/scoring.baloot:130.
+    Spec: spec/scoring.baloot:142.
     """
     kept = [
         unmultiplied_projects(readings, projects[t], baloots[t], multiplier)
         for t in cards_rules.teams()
     ]
+    capped = [
+        capped_projects(readings, projects[t], baloots[t], multiplier) for t in cards_rules.teams()
+    ]
     raised = project_points(
-        readings, mode, [projects[t] - kept[t] for t in cards_rules.teams()], bidder_team
+        readings,
+        mode,
+        [projects[t] - kept[t] - capped[t] for t in cards_rules.teams()],
+        bidder_team,
     )
+    doubled_only = project_points(readings, mode, capped, bidder_team)
     plain = project_points(readings, mode, kept, bidder_team)
-    return [(base[t] + raised[t]) * multiplier + plain[t] for t in cards_rules.teams()]
+    return [
+        (base[t] + raised[t]) * multiplier + doubled_only[t] * PROJECTS_RAISE_CAP + plain[t]
+        for t in cards_rules.teams()
+    ]
 
 
 def round_points(
@@ -292,8 +338,9 @@ def round_points(
 ) -> list[int]:
     """The teams' points from their bunts and projects (A6: projects join the bunts before
     conversion, or are added as points after it), multiplied by the raise (A12 says which
-    projects). Projects the raise leaves out add what they add to an unraised round: joined to
-    the bunts, they are never converted on their own.
+    projects, and whether some are doubled only). Projects the raise leaves out add what they
+    add to an unraised round, and those it doubles only twice that: joined to the bunts, they
+    are never converted on their own.
 
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
@@ -308,7 +355,7 @@ def round_points(
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/scoring.baloot:139.
+    Spec: spec/scoring.baloot:153.
     """
     if readings.project_units == "bunts_before_rounding":
         # bunts_before_rounding: Project values are bunts, the page's figures as they stand, added
@@ -320,7 +367,17 @@ def round_points(
             unmultiplied_projects(readings, projects[t], baloots[t], multiplier)
             for t in cards_rules.teams()
         ]
+        capped = [
+            capped_projects(readings, projects[t], baloots[t], multiplier)
+            for t in cards_rules.teams()
+        ]
         main = convert_pair(
+            readings,
+            mode,
+            [bunts[t] + projects[t] - kept[t] - capped[t] for t in cards_rules.teams()],
+            bidder_team,
+        )
+        middle = convert_pair(
             readings,
             mode,
             [bunts[t] + projects[t] - kept[t] for t in cards_rules.teams()],
@@ -329,7 +386,13 @@ def round_points(
         whole = convert_pair(
             readings, mode, [bunts[t] + projects[t] for t in cards_rules.teams()], bidder_team
         )
-        return [main[t] * multiplier + whole[t] - main[t] for t in cards_rules.teams()]
+        return [
+            main[t] * multiplier
+            + (middle[t] - main[t]) * PROJECTS_RAISE_CAP
+            + whole[t]
+            - middle[t]
+            for t in cards_rules.teams()
+        ]
     elif readings.project_units == "points_after_rounding":
         # points_after_rounding: Project values are round points, added after conversion.
         return points_on_top(
@@ -360,7 +423,7 @@ def bunts_with_projects(
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
 
-    Spec: spec/scoring.baloot:155.
+    Spec: spec/scoring.baloot:171.
     """
     if readings.project_units == "bunts_before_rounding":
         # bunts_before_rounding: Project values are bunts, the page's figures as they stand, added
@@ -396,7 +459,7 @@ def success_points(
         succeeds if it scored more than 13 points than the other team, in hokum if it has more than
         8 points more. Each team's points for the round are then added to its running total.
 
-    Spec: spec/scoring.baloot:166.
+    Spec: spec/scoring.baloot:182.
     """
     points = round_points(readings, mode, bunts, projects, baloots, multiplier, bidder_team)
     if multiplier == 1:
@@ -426,7 +489,7 @@ def bidder_succeeds(
         succeeds if it scored more than 13 points than the other team, in hokum if it has more than
         8 points more. Each team's points for the round are then added to its running total.
 
-    Spec: spec/scoring.baloot:177.
+    Spec: spec/scoring.baloot:193.
     """
     other = cards_rules.other_team(bidder_team)
     margin = SUN_SUCCESS_MARGIN if mode == Mode.SUN else HOKUM_SUCCESS_MARGIN
@@ -468,7 +531,7 @@ def failure_points(
     SCORE.10: If the bidding team fails, the other team scores the maximum, 26 points in sun or
         16 in hokum, and the bidding team scores nothing.
 
-    Spec: spec/scoring.baloot:191.
+    Spec: spec/scoring.baloot:207.
     """
     other = cards_rules.other_team(bidder_team)
     maximum = SUN_FAILURE_POINTS if mode == Mode.SUN else HOKUM_FAILURE_POINTS
@@ -497,7 +560,7 @@ def kaboot_team(game: Game) -> int | None:
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:212.
+    Spec: spec/scoring.baloot:228.
     """
     winners = [cards_rules.team_of(t.winner) for t in game.tricks]
     if all([w == winners[0] for w in winners]):
@@ -512,7 +575,7 @@ def kaboot_value(readings: Readings, game: Game) -> int:
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:218.
+    Spec: spec/scoring.baloot:234.
     """
     if readings.kaboot in ("flat_44", "flat_44_with_projects_and_raises"):
         # flat_44: 44 points in sun and hokum, 88 if the face-up card was an ace; no projects or
@@ -553,7 +616,7 @@ def kaboot_result(
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:231.
+    Spec: spec/scoring.baloot:247.
     """
     base = [kaboot_value(readings, game) if t == team else 0 for t in cards_rules.teams()]
     own = [projects[t] if t == team else 0 for t in cards_rules.teams()]
@@ -600,7 +663,7 @@ def gahwa_points(
     GAME.2: A team wins the game when it reaches 152 points, or outright when it wins a round
         that was declared gahwa.
 
-    Spec: spec/scoring.baloot:248.
+    Spec: spec/scoring.baloot:264.
     """
     if level != RaiseLevel.GAHWA_DECLARED:
         return earned
@@ -633,7 +696,7 @@ def score_round(readings: Readings, game: Game) -> RoundResult:
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
 
-    Spec: spec/scoring.baloot:258.
+    Spec: spec/scoring.baloot:274.
     """
     contract = game.contract
     mode = known(contract).kind

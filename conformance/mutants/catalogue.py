@@ -191,6 +191,17 @@ MUTANTS: tuple[Mutant, ...] = (
         "no_raise: 1, doubled: 2, tripled: 4,",
     ),
     Mutant(
+        "projects_capped_at_triple",
+        "RAISE.1",
+        "Under A12 points_and_projects_capped, the projects are capped at the triple's x3 "
+        "instead of the double's x2: tripled in full under the triple, tripled only under "
+        "the four.",
+        "scoring.baloot",
+        "caps them: the double's 2.\" = 2",
+        "caps them: the double's 2.\" = 3",
+        pins=(("multipliers", "points_and_projects_capped"),),
+    ),
+    Mutant(
         "gahwa_keeps_the_closed_double",
         "RAISE.2",
         "Under A10 doubler_chooses_bidder_opens, a closed double stays locked through the "

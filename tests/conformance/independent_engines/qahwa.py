@@ -4,7 +4,8 @@ The game is an event log: `start`, each accepted action and each `deal` is an
 event, and every reply reads the snapshot the log folds to (qahwa_fold.py);
 the rules' numbers and readings are tables (qahwa_tables.py).
 
-It plays the federation profile with five readings moved off it (OVERRIDES),
+It plays the federation profile with six readings moved off it (OVERRIDES, one of
+them A12, where pack 0.8 moved the profile from under it),
 can be asked for the other readings listed in READINGS, and leaves out ashkal,
 the gahwa (a four ends the raising) and pass-only turns (a player who could
 only pass is not asked).
@@ -36,6 +37,9 @@ OVERRIDES = {
     "redeal_dealer": "same_dealer",
     "long_sequence": "hundred_and_rest",
     "sun_raises": "gate_strict_no_gahwa",
+    # written against pack 0.7, whose federation profile read A12 so; pack 0.8's caps the
+    # projects at x2, and the engine says what it plays
+    "multipliers": "points_and_projects_but_baloot",
 }
 # every reading a `start` may ask for, variant by variant (the played one among them)
 READINGS = {
