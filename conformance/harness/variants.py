@@ -8,6 +8,7 @@ parser; `pack_tools/spec_model.py` builds one from another spec folder.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -40,6 +41,17 @@ class Register:
 
     def readings_of(self, profile: str) -> dict[str, str]:
         return dict(self.profiles[profile])
+
+    def moved_off(self, profile: str, moves: int, rng: random.Random) -> dict[str, str]:
+        """`moves` variants drawn at random (in the register's order), each moved off the
+        profile's reading to another of its readings drawn at random."""
+        base = self.readings_of(profile)
+        names = list(self.variants)
+        moved = {}
+        for variant in sorted(rng.sample(names, min(moves, len(names))), key=names.index):
+            others = [r for r in self.variants[variant].readings if r != base[variant]]
+            moved[variant] = rng.choice(others)
+        return moved
 
 
 def register_from_data(data: dict[str, Any]) -> Register:

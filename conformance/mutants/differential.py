@@ -216,19 +216,12 @@ MOVES = 5  # variants moved off the profile in a game of other readings
 
 def _moved_readings(number: int, profile: str, rng: random.Random) -> dict[str, str]:
     """Readings that game `number` plays off its profile: none in the first 12 games of
-    every 24; in the others, `MOVES` variants drawn at random, each moved to another of its
-    readings, so that a change reached only under readings no profile plays is reached."""
+    every 24; in the others, `MOVES` variants moved off it as `conform applicability`
+    draws its reading sets, so that a change reached only under readings no profile plays
+    is reached."""
     if (number // 12) % 2 == 0:
         return {}
-    register = load_register()
-    base = register.readings_of(profile)
-    names = sorted(register.variants)
-    moved = {}
-    for variant in sorted(rng.sample(names, min(MOVES, len(names)))):
-        others = [r for r in register.variants[variant].readings if r != base[variant]]
-        if others:
-            moved[variant] = others[int(rng.random() * len(others))]
-    return moved
+    return load_register().moved_off(profile, MOVES, rng)
 
 
 def _starting_totals(number: int, rng: random.Random) -> list[int] | None:

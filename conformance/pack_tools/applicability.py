@@ -63,17 +63,12 @@ def random_sets(register: Register, count: int, moves: int, seed: int) -> list[R
     """`count` sets, each a random profile with `moves` random variants moved to another
     reading of theirs, chosen at random."""
     rng = random.Random(seed)
-    names = list(register.variants)
-    moves = min(moves, len(names))
     found: list[ReadingSet] = []
     for index in range(count):
         profile = rng.choice(list(register.profiles))
-        base = register.readings_of(profile)
-        moved = {}
-        for variant in sorted(rng.sample(names, moves), key=names.index):
-            others = [r for r in register.variants[variant].readings if r != base[variant]]
-            moved[variant] = rng.choice(others)
-        found.append(ReadingSet(f"#{index + 1}", profile, moved, {**base, **moved}))
+        moved = register.moved_off(profile, moves, rng)
+        found.append(ReadingSet(f"#{index + 1}", profile, moved,
+                                {**register.readings_of(profile), **moved}))
     return found
 
 
