@@ -108,11 +108,15 @@ class _Replayer:
         self.note_state()
         return seat
 
-    def run(self, steps: list[Step]) -> list[Any]:
+    def run(self, steps: list[Step], *, until_play: bool = False) -> list[Any]:
+        """The steps as JSON, seated; with `until_play`, only those before the first card
+        (where the last pass-only turn of the script can stand)."""
         out: list[Any] = []
         # where in `out` the scripted raising passes in a row so far stand
         passes: list[int] = []
         for step in steps:
+            if until_play and self.game.phase == "playing":
+                break
             if (
                 isinstance(step, str)
                 and split_seat(step)[1] == "pass"
@@ -211,9 +215,11 @@ def _repeat_json(step: Repeat) -> dict[str, Any]:
     return out
 
 
-def replay(case: Case, readings: dict[str, str]) -> Replay:
-    """Play the case's scripts on the reference under `readings` (every variant)."""
-    return _replay(case, readings)[1]
+def replay(case: Case, readings: dict[str, str], *, turns_only: bool = False) -> Replay:
+    """Play the case's scripts on the reference under `readings` (every variant). With
+    `turns_only`, the last script stops at its first card: the replay then tells only the
+    turns asked (the capabilities it finds are not all)."""
+    return _replay(case, readings, turns_only=turns_only)[1]
 
 
 def played_game(case: Case, readings: dict[str, str]) -> Game:
@@ -222,7 +228,8 @@ def played_game(case: Case, readings: dict[str, str]) -> Game:
     return _replay(case, readings)[0]
 
 
-def _replay(case: Case, readings: dict[str, str]) -> tuple[Game, Replay]:
+def _replay(case: Case, readings: dict[str, str], *,
+            turns_only: bool = False) -> tuple[Game, Replay]:
     game = new_game(
         profile="literal",
         overrides=readings,
@@ -233,14 +240,15 @@ def _replay(case: Case, readings: dict[str, str]) -> tuple[Game, Replay]:
     replayer = _Replayer(game)
     replayer.note_state()
     out = Replay()
-    out.steps.append(replayer.run(case.actions))
+    out.steps.append(replayer.run(case.actions, until_play=turns_only and not case.then))
     for index, script in enumerate(case.then):
         try:
             game.deal(list(script.deck))
         except IllegalAction as refusal:
             raise ReplayFailed(f"then[{index}]: the deal is refused: {refusal}") from None
         replayer.note_state()
-        out.steps.append(replayer.run(script.actions))
+        last = index == len(case.then) - 1
+        out.steps.append(replayer.run(script.actions, until_play=turns_only and last))
         if script.result is not None:
             replayer.note_expectation(script.result, scored=True)
     if case.then or case.kind == "game":
@@ -299,8 +307,12 @@ def case_needs(case: Case, register: Register) -> CaseNeeds:
     if steps is None:
         return CaseNeeds(None, sorted(needs), "; ".join(problems))
     for readings in _turn_readings(case, register):
-        try:  # where the script plays through, a turn pass-only there is `if_asked`
-            steps = _merged(steps, replay(case, readings).steps)
+        # Where the script plays through, a turn pass-only there is `if_asked`. The last
+        # script is played up to its first card only: no turn is asked after it, and a
+        # script that stops later under these readings is a case that does not hold
+        # under a reading it leaves free, which `baloot conform pins` reports.
+        try:
+            steps = _merged(steps, replay(case, readings, turns_only=True).steps)
         except ReplayFailed:
             continue
     return CaseNeeds(steps, sorted(needs))
@@ -343,8 +355,8 @@ def _merged(first: list[list[Any]], other: list[list[Any]]) -> list[list[Any]]:
             return b
         return a
 
-    return [[one(a, b) for a, b in zip(x, y, strict=False)] for x, y in zip(first, other,
-                                                                            strict=False)]
+    return [[one(a, b) for a, b in zip(x, y, strict=False)] + x[len(y):]
+            for x, y in zip(first, other, strict=False)]
 
 
 def annotated(raw: dict[str, Any], needs: CaseNeeds) -> dict[str, Any]:

@@ -63,6 +63,15 @@ def _dropped(value: Any, path: tuple[Any, ...]) -> Any:
     return out
 
 
+def _trimmed(case: dict[str, Any]) -> dict[str, Any]:
+    """The case with its first two alternatives only: one alternative is read by the same
+    schema as the next, and the full validator takes far longer on a witness case's
+    dozen."""
+    if "alternatives" not in case:
+        return case
+    return {**case, "alternatives": case["alternatives"][:2]}
+
+
 def _broken_files(rng: random.Random) -> Iterator[dict[str, Any]]:
     files = case_files(default_pack_folder())
     for index, path in enumerate(files):
@@ -73,7 +82,7 @@ def _broken_files(rng: random.Random) -> Iterator[dict[str, Any]]:
         yield data
         cases = data["cases"]
         for case in rng.sample(cases, min(4, len(cases))):
-            one = {"cases": [case]}
+            one = {"cases": [_trimmed(case)]}
             places = [p for p in _places(one) if len(p) > 2]
             for place in rng.sample(places, min(12, len(places))):
                 yield _set(one, place, rng.choice(WRONG_VALUES))
