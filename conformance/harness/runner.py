@@ -12,7 +12,8 @@ the script and the expectations (`protocol/capability_view.py`). A failed check
 fails the case; anything the engine does wrong at the protocol level errors
 it, kills the engine, and the next case starts a fresh one. After
 `MAX_START_FAILURES` failed starts in a row the remaining cases are errored
-without trying, so a dead engine cannot stretch a run. An errored case's
+without trying, so a dead engine cannot stretch a run; a start that got no reply
+in time counts as all of them (each new start would wait the whole timeout). An errored case's
 message says the likely cause of a failed start, and its `stderr` keeps the
 engine's stderr around the error. With `maxfail`, the run stops once that many
 cases failed or errored (`RunReport.stopped` says so, and the report is
@@ -38,7 +39,7 @@ from .compare import (
     without_unsent,
 )
 from .declared import DeclarationError, Declared, declared_from_hello
-from .engine_process import HANDSHAKE, EngineError, EngineProcess, json_words
+from .engine_process import HANDSHAKE, TIMEOUT, EngineError, EngineProcess, json_words
 from .pack import Case, Check, IfAsked, Pack, Repeat, Step, split_seat
 from .variants import Register
 from .xfail import StaleXfail, XfailList
@@ -251,7 +252,10 @@ class Runner:
         try:
             self.engine.start()
         except EngineError as exc:
-            self.start_failures += 1
+            # A silent engine stays silent: starting it again costs another whole timeout.
+            cause = exc.__cause__
+            silent = TIMEOUT in (exc.reason, getattr(cause, "reason", None))
+            self.start_failures = MAX_START_FAILURES if silent else self.start_failures + 1
             self.last_start_error = exc
             raise
         self.start_failures = 0

@@ -73,6 +73,15 @@ def test_a_bad_path_says_check_the_engine_path(
     assert "no such file: check the --engine path" in text
 
 
+def test_a_silent_engine_is_started_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    silent = script(tmp_path, "import time\ntime.sleep(60)\n")
+    status, report, lines = conform(tmp_path, capsys, silent, 6, "--start-timeout", "1")
+    text = " ".join(" ".join(lines).split())
+    assert status == 3 and [c["status"] for c in report["cases"]] == ["errored"] * 6
+    assert "no reply within 1 s" in text and "engine started 1 time(s)" in text, text
+
+
 def test_an_exit_before_the_hello_gives_status_and_stderr(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, report, lines = conform(tmp_path, capsys, engine_command("exits_at_handshake"), 4)
