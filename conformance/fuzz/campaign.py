@@ -40,7 +40,7 @@ from typing import Any
 
 from ..harness.collector import collect_less, fewer_collections
 from ..harness.declared import DeclarationError, Declared, declared_from_hello
-from ..harness.engine_process import HANDSHAKE, EngineError, EngineProcess, stop_all
+from ..harness.engine_process import HANDSHAKE, LAUNCH, EngineError, EngineProcess, stop_all
 from ..harness.protocol_notation import ALL_CARDS
 from ..harness.variants import load_register
 from .driver import (
@@ -126,6 +126,13 @@ class FuzzReport:
         return sorted(s for s in self.known if s not in self.groups)
 
 
+def _start_failure(exc: EngineError) -> str:
+    """A failed start in conform's words: what happened, then its likely cause."""
+    what = ("the engine could not be launched" if exc.reason == LAUNCH
+            else "the engine failed the handshake")
+    return f"{what}: {exc.detail}" + (f"; likely cause: {exc.hint}" if exc.hint else "")
+
+
 def handshake(settings: Settings) -> tuple[dict[str, Any], Declared]:
     """Start the engine, read its hello, and check it starts a game as declared."""
     engine = EngineProcess(settings.argv, timeout=settings.timeout)
@@ -133,7 +140,7 @@ def handshake(settings: Settings) -> tuple[dict[str, Any], Declared]:
         try:
             hello = start_engine(engine, settings.start_timeout)
         except EngineError as exc:
-            raise HandshakeFailed(f"the engine failed the handshake: {exc.detail}") from None
+            raise HandshakeFailed(_start_failure(exc)) from None
         register = load_register()
         try:
             declared = declared_from_hello(hello, register, settings.profile)

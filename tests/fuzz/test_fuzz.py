@@ -249,7 +249,8 @@ def _one_line_error(err: str) -> str:
             3,
             "hello cannot be read: capabilities: unknown teleport",
         ),
-        (["/nonexistent/engine"], 3, "failed the handshake: cannot run '/nonexistent/engine'"),
+        (["/nonexistent/engine"], 3, "could not be launched: cannot run '/nonexistent/engine': "
+         "No such file or directory; likely cause: no such file: check the --engine path"),
     ],
 )
 def test_an_engine_that_cannot_play_is_a_one_line_error(
