@@ -82,19 +82,13 @@ def packaged_copy(into: Path) -> Path:
 
 def can_build_here() -> bool:
     """Whether this interpreter has what pyproject's build-system asks for, so the wheel
-    builds without an isolated build environment (setuptools>=68 and its bdist_wheel)."""
+    builds without an isolated build environment (setuptools>=77, which has bdist_wheel)."""
     try:
         setuptools = tuple(int(p) for p in importlib.metadata.version("setuptools")
                            .split(".")[:2])
     except (importlib.metadata.PackageNotFoundError, ValueError):
         return False
-    if setuptools >= (70, 1):
-        return True
-    try:
-        importlib.metadata.version("wheel")
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    return setuptools >= (68, 0)
+    return setuptools >= (77, 0)
 
 
 def pip_version() -> tuple[int, ...]:
