@@ -46,6 +46,9 @@ class IfAsked:
 
     seat: int
     action: str
+    # taken only in this phase, when given: a pass-only bidding turn that comes just
+    # before the raising, where an engine that skips it asks the same seat to raise
+    phase: str | None = None
 
 
 # A scripted action names the seat that must act: "0: hokum", "3: play 10S".
@@ -232,7 +235,7 @@ def _step(raw: Any) -> Step:
         return Repeat(raw["repeat"], raw["while_phase"], raw.get("max", 8))
     if "if_asked" in raw:
         seat, action = split_seat(raw["if_asked"])
-        return IfAsked(seat if seat is not None else -1, action)
+        return IfAsked(seat if seat is not None else -1, action, raw.get("phase"))
     ((key, expected),) = raw.items()
     return Check(key.removeprefix("expect_"), dict(expected))
 

@@ -378,6 +378,10 @@ class Runner:
                 # taken only when that seat is asked AND may make the call: an engine
                 # without the call (a gahwa, say) may have moved on to a phase where the
                 # same seat is asked something else (to lead the first trick)
+                # and, when the step names its phase, only in that phase: an engine that
+                # skips a pass-only bidding turn may ask the same seat to raise next
+                if step.phase is not None and self._state()["phase"] != step.phase:
+                    continue
                 legal = self._legal()
                 if legal["player"] == step.seat and step.action in legal["actions"]:
                     self._apply_scripted(step.action, at)

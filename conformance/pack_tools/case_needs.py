@@ -112,11 +112,13 @@ class _Replayer:
         """The steps as JSON, seated; with `until_play`, only those before the first card
         (where the last pass-only turn of the script can stand)."""
         out: list[Any] = []
+        taken_in: list[str | None] = []  # the phase each step of `out` acted in, if it did
         # where in `out` the scripted raising passes in a row so far stand
         passes: list[int] = []
         for step in steps:
             if until_play and self.game.phase == "playing":
                 break
+            phase = self.game.phase
             if (
                 isinstance(step, str)
                 and split_seat(step)[1] == "pass"
@@ -127,34 +129,43 @@ class _Replayer:
                 self._check_seat(step)
                 seat = self.act("pass", by_repeat=True)
                 out.append(seated(seat, "pass"))
+                taken_in.append(phase)
                 if self.game.phase != "raising":
                     # Nobody raised: the same as `repeat pass while raising`, which an
                     # engine without raises (no raising phase) also plays through.
-                    del out[passes[0] :]
+                    del out[passes[0] :], taken_in[passes[0] :]
                     out.append(_repeat_json(Repeat("pass", "raising")))
+                    taken_in.append(phase)
                     passes = []
                 continue
             if passes:
                 self.needs.add("raises")
                 passes = []
+            acted: str | None = phase
             if isinstance(step, Check):
                 self.check(step)
                 out.append({f"expect_{step.what}": step.expected})
+                acted = None
             elif isinstance(step, Repeat):
+                acted = None
                 for _ in range(step.max):
                     if self.game.phase != step.while_phase:
                         break
                     self.act(step.action, by_repeat=True)
+                    acted = phase
                 out.append(_repeat_json(step))
             elif isinstance(step, IfAsked):
                 if self.game.current_player == step.seat:
                     self.act(step.action)
+                else:
+                    acted = None
                 out.append({"if_asked": seated(step.seat, step.action)})
             else:
                 out.append(self.scripted(step))
+            taken_in.append(acted)
         if passes:
             self.needs.add("raises")
-        return out
+        return _phases_written(out, taken_in)
 
     def _check_seat(self, step: str) -> None:
         want = split_seat(step)[0]
@@ -206,6 +217,25 @@ class _Replayer:
             self.needs.add("projects")
         if expected.get("game_over") is True or expected.get("winner") is not None:
             self.needs.add("game_score")
+
+
+ASKED_PHASES = ("bidding", "raising")  # the phases where a pass is a call
+
+
+def _phases_written(out: list[Any], taken_in: list[str | None]) -> list[Any]:
+    """`out` with `phase` written on each `if_asked` step taken in one phase where the next
+    step that acts does so in another where a pass is a call too: an engine that skips the
+    turn asks the next seat there, and must not have the turn's pass taken (CASES.md)."""
+    for index, step in enumerate(out):
+        phase = taken_in[index]
+        if not (isinstance(step, dict) and "if_asked" in step and phase in ASKED_PHASES):
+            continue
+        following = next((taken_in[j] for j in range(index + 1, len(out))
+                          if taken_in[j] is not None
+                          and not (isinstance(out[j], dict) and "if_asked" in out[j])), None)
+        if following in ASKED_PHASES and following != phase:
+            out[index] = {**step, "phase": phase}
+    return out
 
 
 def _repeat_json(step: Repeat) -> dict[str, Any]:
@@ -353,6 +383,9 @@ def _merged(first: list[list[Any]], other: list[list[Any]]) -> list[list[Any]]:
     def one(a: Any, b: Any) -> Any:
         if isinstance(a, str) and isinstance(b, dict) and b.get("if_asked") == a:
             return b
+        if (isinstance(a, dict) and isinstance(b, dict) and "if_asked" in a
+                and a.get("if_asked") == b.get("if_asked") and "phase" in b):
+            return {**a, "phase": b["phase"]}
         return a
 
     return [[one(a, b) for a, b in zip(x, y, strict=False)] + x[len(y):]

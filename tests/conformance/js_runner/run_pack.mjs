@@ -782,7 +782,7 @@ async function playScript(engine, steps, caps) {
   for (const step of steps ?? []) {
     if (typeof step === "string") await stepAction(engine, step, caps);
     else if ("repeat" in step) await stepRepeat(engine, step);
-    else if ("if_asked" in step) await stepIfAsked(engine, step.if_asked, caps);
+    else if ("if_asked" in step) await stepIfAsked(engine, step.if_asked, step.phase, caps);
     else if ("expect_legal" in step) await stepExpectLegal(engine, step.expect_legal, caps);
     else if ("expect_state" in step) await checkState(engine, step.expect_state, caps);
     else if ("expect_result" in step) await checkResult(engine, step.expect_result, caps);
@@ -844,11 +844,16 @@ async function stepRepeat(engine, step) {
   }
 }
 
-/** {"if_asked": "S: ACTION"}: ask `legal`; apply the action when the player is
- * S and the legal set holds it; otherwise do nothing. */
-async function stepIfAsked(engine, text, caps) {
+/** {"if_asked": "S: ACTION", "phase"?: P}: with a phase, do nothing unless the
+ * state's phase is P; ask `legal`; apply the action when the player is S and the
+ * legal set holds it; otherwise do nothing. */
+async function stepIfAsked(engine, text, phase, caps) {
   const { seat, action } = parseStep(text);
   if (skippedForCapability(action, caps)) return;
+  if (phase !== undefined) {
+    const state = await engine.state();
+    if (!isObject(state) || state.phase !== phase) return;
+  }
   const legal = await engine.legal();
   if (legal.player === seat && Array.isArray(legal.actions) && legal.actions.includes(action)) {
     judgeApply(await engine.send({ type: "apply", action }), action);
