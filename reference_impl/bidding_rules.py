@@ -9,6 +9,7 @@ from functools import cache
 
 from . import cards_rules, deal_rules, game_rules, play_rules, raises_rules
 from .definitions import (
+    PLAYER_COUNT,
     SUIT_MEMBERS,
     Action,
     ActionKind,
@@ -18,6 +19,7 @@ from .definitions import (
     Game,
     Mode,
     Phase,
+    Rank,
     Suit,
 )
 from .readings import Readings
@@ -37,7 +39,7 @@ def tail(asking: list[int]) -> list[int]:
 
 def ashkal_allowed(readings: Readings, game: Game, seat: int) -> bool:
     """Players bidding third and later from the dealer (the dealer's left and the dealer, A14) may
-    call ashkal; A14 also says in which sessions.
+    call ashkal; A14 also says in which sessions, and A25 what else forbids it.
 
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
@@ -50,15 +52,77 @@ def ashkal_allowed(readings: Readings, game: Game, seat: int) -> bool:
         #     the caller is the bidder.
         # partner_is_bidder_any_session: The third and fourth bidders may call ashkal in either
         #     session; the partner who takes the card is the bidder and leads.
-        return third_or_later
+        return third_or_later and ashkal_within_limits(readings, game, seat)
     elif readings.ashkal in ("third_fourth_first_session", "partner_is_bidder"):
         # third_fourth_first_session: The third and fourth bidders may call ashkal in the first
         #     session only; the caller is the bidder.
         # partner_is_bidder: The third and fourth bidders may call ashkal in the first session
         #     only; the partner who takes the card is the bidder and leads.
-        return third_or_later and game.session == 1
+        return third_or_later and game.session == 1 and ashkal_within_limits(readings, game, seat)
     else:
         raise UnknownReading("ashkal", readings.ashkal)
+
+
+def session_calls(game: Game) -> list[Call]:
+    """The calls of the session in progress: every call in the first session; in the second, those
+    after the first session's four passes.
+
+    BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
+        sun or pass.
+    BID.7: If every player passes without a bid, a second bidding session begins straight away.
+        In this session a sun bid closes the bidding.
+
+    Spec: spec/bidding.baloot:66.
+    """
+    first = 0 if game.session == 1 else PLAYER_COUNT
+    return [game.bids[i] for i in range(first, len(game.bids))]
+
+
+def passed_this_session(game: Game, seat: int) -> bool:
+    """Whether a player has already passed in the session in progress (asked again after a hokum or
+    a sun bid, A3 and A2).
+
+    BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
+        sun or pass.
+    BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
+        for which the face-up card goes to the caller's partner instead of the caller.
+
+    Spec: spec/bidding.baloot:73.
+    """
+    return any(
+        [c.seat == seat and c.action.kind == ActionKind.PASS_TURN for c in session_calls(game)]
+    )
+
+
+def ashkal_within_limits(readings: Readings, game: Game, seat: int) -> bool:
+    """The limits on ashkal that A25 adds to the seats and sessions of A14: none; none on a face-up
+    ace; none by a player who has already passed in the session (a sun call stays open to that
+    player where A2 or A3 asks again); or both.
+
+    BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
+        for which the face-up card goes to the caller's partner instead of the caller.
+
+    Spec: spec/bidding.baloot:79.
+    """
+    ace_up = game.face_up.rank == Rank.ACE
+    passed = passed_this_session(game, seat)
+    if readings.ashkal_limits == "unlimited":
+        # unlimited: Nothing more: a player A14 allows may call ashkal whatever the face-up card,
+        #     having passed before in the session or not.
+        return True
+    elif readings.ashkal_limits == "no_ace":
+        # no_ace: No ashkal when the face-up card is an ace.
+        return not ace_up
+    elif readings.ashkal_limits == "not_after_pass":
+        # not_after_pass: No ashkal by a player who has already passed in the session, when a hokum
+        #     or a sun bid asks that player again (A3, A2); a sun call stays open to that player.
+        return not passed
+    elif readings.ashkal_limits == "no_ace_not_after_pass":
+        # no_ace_not_after_pass: Both limits: no ashkal on a face-up ace, and none by a player who
+        #     has already passed in the session.
+        return not ace_up and not passed
+    else:
+        raise UnknownReading("ashkal_limits", readings.ashkal_limits)
 
 
 def sun_calls(readings: Readings, game: Game, seat: int) -> list[Action]:
@@ -73,7 +137,7 @@ def sun_calls(readings: Readings, game: Game, seat: int) -> list[Action]:
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:64.
+    Spec: spec/bidding.baloot:92.
     """
     if ashkal_allowed(readings, game, seat):
         return [
@@ -89,7 +153,7 @@ def may_overcall_sun(readings: Readings, game: Game, seat: int) -> bool:
     BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun, taking
         it from the player who first bid sun, or pass.
 
-    Spec: spec/bidding.baloot:71.
+    Spec: spec/bidding.baloot:99.
     """
     if readings.sun_overcall == "sun_ends_bidding":
         # sun_ends_bidding: A sun bid ends the bidding at once; nobody may answer it.
@@ -123,7 +187,7 @@ def bidding_actions(readings: Readings, game: Game) -> list[Action]:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
 
-    Spec: spec/bidding.baloot:83.
+    Spec: spec/bidding.baloot:111.
     """
     seat = game.asking[0]
     if game.stage == BidStage.OPEN_BIDDING:
@@ -157,7 +221,7 @@ def apply_bid(readings: Readings, game: Game, action: Action) -> Game:
         suit is the suit of the face-up card. Sun means the round has no trump suit at all. Pass
         hands the choice on to the next player.
 
-    Spec: spec/bidding.baloot:103.
+    Spec: spec/bidding.baloot:131.
     """
     called = replace(game, bids=game.bids + [Call(seat=game.asking[0], action=action)])
     if game.stage == BidStage.OPEN_BIDDING:
@@ -181,7 +245,7 @@ def call_in_open_bidding(readings: Readings, game: Game, action: Action) -> Game
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:113.
+    Spec: spec/bidding.baloot:141.
     """
     seat = game.asking[0]
     if action not in bidding_actions(readings, game):
@@ -210,7 +274,7 @@ def pass_in_open_bidding(readings: Readings, game: Game) -> Game:
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
 
-    Spec: spec/bidding.baloot:123.
+    Spec: spec/bidding.baloot:151.
     """
     rest = tail(game.asking)
     if len(rest) > 0:
@@ -231,7 +295,7 @@ def hokum_bid(readings: Readings, game: Game, seat: int) -> Game:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
 
-    Spec: spec/bidding.baloot:132.
+    Spec: spec/bidding.baloot:160.
     """
     later = tail(game.asking)
     if game.session == 2:
@@ -257,7 +321,7 @@ def ask_hokum_answers(game: Game, seat: int, answerers: list[int]) -> Game:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
 
-    Spec: spec/bidding.baloot:143.
+    Spec: spec/bidding.baloot:171.
     """
     if len(answerers) == 0:
         return replace(game, hokum_bidder=seat, stage=BidStage.HOKUM_CHOICE, asking=[seat])
@@ -274,7 +338,7 @@ def answer_to_hokum(readings: Readings, game: Game, action: Action) -> Game:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
 
-    Spec: spec/bidding.baloot:150.
+    Spec: spec/bidding.baloot:178.
     """
     seat = game.asking[0]
     if action not in bidding_actions(readings, game):
@@ -305,7 +369,7 @@ def hokum_bidder_choice(readings: Readings, game: Game, action: Action) -> Game:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
 
-    Spec: spec/bidding.baloot:161.
+    Spec: spec/bidding.baloot:189.
     """
     seat = game.hokum_bidder
     if action not in bidding_actions(readings, game):
@@ -333,7 +397,7 @@ def sun_bid(readings: Readings, game: Game, seat: int, by_ashkal: bool) -> Game:
     BID.7: If every player passes without a bid, a second bidding session begins straight away.
         In this session a sun bid closes the bidding.
 
-    Spec: spec/bidding.baloot:171.
+    Spec: spec/bidding.baloot:199.
     """
     held = replace(game, sun_caller=seat, sun_by_ashkal=by_ashkal)
     if game.session == 2:
@@ -358,7 +422,7 @@ def answer_to_sun(readings: Readings, game: Game, action: Action) -> Game:
     BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun, taking
         it from the player who first bid sun, or pass.
 
-    Spec: spec/bidding.baloot:184.
+    Spec: spec/bidding.baloot:212.
     """
     seat = game.asking[0]
     if action not in bidding_actions(readings, game):
@@ -388,7 +452,7 @@ def settle_sun(readings: Readings, game: Game) -> Game:
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:196.
+    Spec: spec/bidding.baloot:224.
     """
     return settle_contract(
         readings,
@@ -414,7 +478,7 @@ def make_contract(
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:200.
+    Spec: spec/bidding.baloot:228.
     """
     taker = cards_rules.partner_of(caller) if by_ashkal else caller
     if readings.ashkal in ("third_fourth_any_session", "third_fourth_first_session"):
@@ -453,7 +517,7 @@ def settle_contract(readings: Readings, game: Game, contract: Contract) -> Game:
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/bidding.baloot:214.
+    Spec: spec/bidding.baloot:242.
     """
     dealt = deal_rules.deal_rest(
         replace(game, contract=contract, asking=[], stage=BidStage.CONTRACT_MADE), contract.taker
@@ -472,7 +536,7 @@ def redeal(readings: Readings, game: Game) -> Game:
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
 
-    Spec: spec/bidding.baloot:224.
+    Spec: spec/bidding.baloot:252.
     """
     after = replace(game, phase=Phase.WAITING_DEAL, asking=[], stage=BidStage.DEALT_AGAIN)
     if readings.redeal_dealer == "same_dealer":

@@ -138,6 +138,13 @@ TrumpLead: TypeAlias = Literal["any_trump", "must_overtrump", "must_overtrump_op
 # Spec: spec/variants.baloot:263.
 RaisedShare: TypeAlias = Literal["each_keeps_share", "winner_takes_all"]
 
+# A25: What forbids ashkal to a player whose seat and session A14 allow. A variant of its own,
+# not more readings of A14: the limits are independent of the seats, the sessions and the
+# bidder that A14 reads, so A14's four readings times these four would make sixteen readings of
+# one variant, every one of them a reading some engine might pair.
+# Spec: spec/variants.baloot:272.
+AshkalLimits: TypeAlias = Literal["unlimited", "no_ace", "not_after_pass", "no_ace_not_after_pass"]
+
 
 _READINGS_VALUES: dict[tuple[str, ...], Readings] = {}
 
@@ -174,6 +181,7 @@ class Readings:
     aces_in_hokum: AcesInHokum  # A22
     trump_lead: TrumpLead  # A23
     raised_share: RaisedShare  # A24
+    ashkal_limits: AshkalLimits  # A25
 
     def __new__(
         cls,
@@ -202,6 +210,7 @@ class Readings:
         aces_in_hokum: AcesInHokum,
         trump_lead: TrumpLead,
         raised_share: RaisedShare,
+        ashkal_limits: AshkalLimits,
     ) -> Readings:
         """The one object of these readings (kept in `_READINGS_VALUES`)."""
         key = (
@@ -229,6 +238,7 @@ class Readings:
             aces_in_hokum,
             trump_lead,
             raised_share,
+            ashkal_limits,
         )
         value = _READINGS_VALUES.get(key)
         if value is None:
@@ -328,6 +338,7 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "aces_in_hokum": ("hundred", "four_hundred"),
     "trump_lead": ("any_trump", "must_overtrump", "must_overtrump_opponent"),
     "raised_share": ("each_keeps_share", "winner_takes_all"),
+    "ashkal_limits": ("unlimited", "no_ace", "not_after_pass", "no_ace_not_after_pass"),
 }
 
 VARIANT_IDS: dict[str, str] = {
@@ -355,6 +366,7 @@ VARIANT_IDS: dict[str, str] = {
     "A22": "aces_in_hokum",
     "A23": "trump_lead",
     "A24": "raised_share",
+    "A25": "ashkal_limits",
 }
 
 PROFILES: dict[str, Readings] = {
@@ -384,6 +396,7 @@ PROFILES: dict[str, Readings] = {
         aces_in_hokum="hundred",
         trump_lead="any_trump",
         raised_share="each_keeps_share",
+        ashkal_limits="unlimited",
     ),
     # Baloot as it is played in Saudi Arabia: each reading from the published rule pages of the
     # Saudi apps, the apps' observed scoring and open engines, each source named; where none
@@ -414,5 +427,6 @@ PROFILES: dict[str, Readings] = {
         aces_in_hokum="hundred",
         trump_lead="must_overtrump_opponent",
         raised_share="winner_takes_all",
+        ashkal_limits="not_after_pass",
     ),
 }

@@ -210,21 +210,25 @@ class EngineProcess:
         self.hello = {}
         self._token = uuid.uuid4().hex
         self._seen = {}
-        try:
-            self._proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env={**os.environ, RUN_VARIABLE: self._token},
-                **_group_options(),
-            )
-        except OSError as exc:
-            raise EngineError(
-                LAUNCH, f"cannot run {self.argv[0]!r}: {exc.strerror or exc}",
-                hint=launch_hint(exc),
-            ) from exc
-        _RUNNING[id(self)] = self
+        # Ctrl-C or SIGTERM during the launch waits until the process is known and
+        # listed in _RUNNING: one that came between the fork and the listing left the
+        # engine running after the runner had stopped.
+        with deferred_interrupts():
+            try:
+                self._proc = subprocess.Popen(
+                    self.argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    env={**os.environ, RUN_VARIABLE: self._token},
+                    **_group_options(),
+                )
+            except OSError as exc:
+                raise EngineError(
+                    LAUNCH, f"cannot run {self.argv[0]!r}: {exc.strerror or exc}",
+                    hint=launch_hint(exc),
+                ) from exc
+            _RUNNING[id(self)] = self
         assert self._proc.stdout is not None and self._proc.stderr is not None
         self._stdout = lines_of(self._proc.stdout, self.max_line_bytes, self.max_pending_lines)
         self._stderr_reader = threading.Thread(

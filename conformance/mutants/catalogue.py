@@ -138,6 +138,26 @@ MUTANTS: tuple[Mutant, ...] = (
         "let taker = if by_ashkal then partner_of(caller) else caller",
         "let taker = caller",
     ),
+    Mutant(
+        "ashkal_pass_counts_across_sessions",
+        "BID.6",
+        "Under A25 not_after_pass, a pass of the first session still forbids ashkal in the "
+        "second: the engine looks at every call of the round, not the session's.",
+        "bidding.baloot",
+        "let first = if game.session == 1 then 0 else player_count",
+        "let first = 0",
+        pins=(("ashkal_limits", "not_after_pass"),),
+    ),
+    Mutant(
+        "ashkal_limit_on_the_ten",
+        "BID.6",
+        "Under A25 no_ace, the limit checks the wrong rank: ashkal is refused on a face-up "
+        "ten and allowed on a face-up ace.",
+        "bidding.baloot",
+        "let ace_up = game.face_up.rank == ace",
+        "let ace_up = game.face_up.rank == ten",
+        pins=(("ashkal_limits", "no_ace"),),
+    ),
     # ---- raises ------------------------------------------------------------------------
     Mutant(
         "sun_gate_inclusive",

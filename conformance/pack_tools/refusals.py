@@ -187,8 +187,25 @@ def _ashkal_position(p: Position) -> bool:
     return p.kind == ActionKind.BID_ASHKAL and p.position() < 3
 
 
+_ANY_SESSION = ("third_fourth_any_session", "partner_is_bidder_any_session")
+
+
 def _ashkal_session(p: Position) -> bool:
-    return p.kind == ActionKind.BID_ASHKAL and p.position() >= 3 and p.game.session == 2
+    return (p.kind == ActionKind.BID_ASHKAL and p.position() >= 3 and p.game.session == 2
+            and p.readings.ashkal not in _ANY_SESSION)
+
+
+def _ashkal_limited(p: Position) -> bool:
+    """An ashkal that A14 allows (seat and session) and A25 forbids."""
+    return (p.kind == ActionKind.BID_ASHKAL and p.position() >= 3
+            and (p.game.session == 1 or p.readings.ashkal in _ANY_SESSION)
+            and not bid_rules.ashkal_within_limits(p.readings, p.game, p.seat))
+
+
+_UNLIMITED = "A25 adds no limit to those of A14 under this reading"
+_NOT_PASSED_YET = ("in the open bidding no player asked has passed yet in the session, and "
+                   "this reading has no other limit")
+_ASHKAL_LIMIT_NEVER = {"ashkal_limits=unlimited": _UNLIMITED}
 
 
 _SECOND_SESSION_ONLY = (
@@ -255,6 +272,10 @@ WAYS: tuple[Way, ...] = (
     Way("bid.open.ashkal-second-session", "call_in_open_bidding", "the player may pass",
         "ashkal by the third or fourth bidder in the second session", ("BID.6",),
         _ashkal_session, never=_ASHKAL_SESSION_NEVER),
+    Way("bid.open.ashkal-limit", "call_in_open_bidding", "the player may pass",
+        "ashkal by a third or fourth bidder A14 allows, on a face-up ace (A25)", ("BID.6",),
+        _ashkal_limited,
+        never={**_ASHKAL_LIMIT_NEVER, "ashkal_limits=not_after_pass": _NOT_PASSED_YET}),
     Way("bid.open.hokum-names-trump", "call_in_open_bidding", "the player may pass",
         "a hokum bid naming a trump (only the second-session choice names one)", ("BID.8",),
         lambda p: p.kind == ActionKind.BID_HOKUM and p.action.suit is not None),
@@ -269,6 +290,10 @@ WAYS: tuple[Way, ...] = (
     Way("bid.answer.ashkal-second-session", "answer_to_hokum", "after a hokum bid",
         "ashkal by the third or fourth bidder answering a second-session hokum bid",
         ("BID.6",), _ashkal_session, never=_ASHKAL_SESSION_NEVER),
+    Way("bid.answer.ashkal-limit", "answer_to_hokum", "after a hokum bid",
+        "ashkal answering a hokum bid by a third or fourth bidder A14 allows, on a face-up ace "
+        "or after the player's own pass in the session (A25)", ("BID.6",), _ashkal_limited,
+        never=_ASHKAL_LIMIT_NEVER),
     Way("bid.choice.not-a-call", "hokum_bidder_choice", "the hokum bidder may stay",
         "a raise, a declaration or a card at the hokum bidder's choice", ("BID.4",),
         _not_a_call),
@@ -301,6 +326,12 @@ WAYS: tuple[Way, ...] = (
         lambda p: _ashkal_position(p)
         and bool(bid_rules.may_overcall_sun(p.readings, p.game, p.seat)),
         never=_SUN_STAGE_NEVER),
+    Way("bid.sun.ashkal-limit", "answer_to_sun", "after a sun bid",
+        "ashkal taking over a sun bid by a third or fourth bidder A2 and A14 allow, on a "
+        "face-up ace or after the player's own pass in the session (A25)", ("BID.5", "BID.6"),
+        lambda p: _ashkal_limited(p)
+        and bool(bid_rules.may_overcall_sun(p.readings, p.game, p.seat)),
+        never={**_SUN_STAGE_NEVER, **_ASHKAL_LIMIT_NEVER}),
     # -- the raising (RAISE.*) ---------------------------------------------------------
     Way("raise.not-a-raise", "apply_raise", "the player may pass or make the next raise",
         "a bid, a declaration or a card in the raising", ("RAISE.1",),

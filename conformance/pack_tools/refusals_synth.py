@@ -375,6 +375,8 @@ def _reasons(way: Way, seat: int | None, trump: Any) -> dict[str, str]:
         "may call ashkal (BID.6, A14).",
         "bid.open.ashkal-second-session": "under this reading of A14 ashkal is a "
         "first-session call only, and this is the second session (BID.6).",
+        "bid.open.ashkal-limit": "under this reading of A25 ashkal may not be called on a "
+        "face-up ace, and the face-up card is an ace (BID.6).",
         "bid.open.hokum-names-trump": "a hokum bid names no trump: the trump is the face-up "
         "card's suit, or is named by the bidder at the end of a second-session bidding "
         "(BID.3, BID.8).",
@@ -386,6 +388,9 @@ def _reasons(way: Way, seat: int | None, trump: Any) -> dict[str, str]:
         "(BID.6), also when answering a hokum bid.",
         "bid.answer.ashkal-second-session": "under this reading of A14 ashkal is a "
         "first-session call only, and this is the second session (BID.6).",
+        "bid.answer.ashkal-limit": "under this reading of A25 ashkal is refused on a "
+        "face-up ace or to a player who has already passed in the session, and one of "
+        "the two holds here; sun stays open (BID.6).",
         "bid.choice.not-a-call": "everyone passed on the hokum bid: its bidder may only stay "
         "with hokum or switch to sun (BID.4).",
         "bid.choice.pass-or-ashkal": "everyone passed on the hokum bid: its bidder may only "
@@ -401,6 +406,9 @@ def _reasons(way: Way, seat: int | None, trump: Any) -> dict[str, str]:
         "sun caller may take the sun bid over; this player bids after it (BID.5).",
         "bid.sun.ashkal-early": "the player may take the sun bid over with sun, but ashkal "
         "is for the third and fourth bidders only (BID.6).",
+        "bid.sun.ashkal-limit": "the player may take the sun bid over with sun, but under "
+        "this reading of A25 not with ashkal: the face-up card is an ace, or the player "
+        "has already passed in the session (BID.5, BID.6).",
         "raise.not-a-raise": "in the raising the player asked may only pass or make the "
         "next raise (RAISE.1).",
         "raise.other-side": "the raises alternate: the bid winner's opponents double, the "

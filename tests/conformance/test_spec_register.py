@@ -150,7 +150,7 @@ def test_the_register_holds_each_choice_with_its_evidence_status() -> None:
     evidence = checked_in()["evidence"]
     assert set(evidence) == {"literal", "federation"}
     for profile in evidence.values():
-        assert len(profile) == 24 and all(
+        assert len(profile) == 25 and all(
             e["status"] in ("confirmed", "contested", "unsourced") for e in profile.values())
     # the page says nothing of two teams passing 152 in one round (END.1)
     assert evidence["literal"]["both_reach_target"]["status"] == "unsourced"
@@ -170,3 +170,8 @@ def test_the_register_holds_each_choice_with_its_evidence_status() -> None:
         assert evidence["federation"][variant]["status"] == "contested", variant
     assert [a["reading"] for a in evidence["federation"]["ashkal"]["against"]] == [
         "partner_is_bidder_any_session", "partner_is_bidder_any_session"]
+    # A25: the video's pass limit is taken, the engine document's ace limit is against it
+    limits = evidence["federation"]["ashkal_limits"]
+    assert limits["status"] == "contested"
+    assert [a["reading"] for a in limits["against"]] == ["no_ace_not_after_pass"]
+    assert evidence["literal"]["ashkal_limits"]["status"] == "confirmed"

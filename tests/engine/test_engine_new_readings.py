@@ -1,10 +1,15 @@
 """Readings of the game as played that the register gained from its sources, worked by
-hand: A12 points_and_projects_capped (the projects doubled at most)."""
+hand: A12 points_and_projects_capped (the projects doubled at most); A25 ashkal_limits (no
+ashkal on a face-up ace, none after a pass)."""
 
 from __future__ import annotations
 
 import dataclasses
 
+import pytest
+from engine_helpers import TWO_OF_EACH, play, start
+
+from baloot.reference_impl import IllegalAction
 from baloot.reference_impl.definitions import Mode
 from baloot.reference_impl.readings import PROFILES
 from baloot.reference_impl.scoring_rules import failure_points, round_points
@@ -48,3 +53,81 @@ def test_capped_projects_on_failure() -> None:
     readings = dataclasses.replace(CAPPED, project_units="points_after_rounding",
                                    projects_on_failure="maximum_and_all_projects")
     assert failure_points(readings, Mode.HOKUM, [4, 5], [2, 0], 3, 0) == [0, 48 + 14 + 2]
+
+
+# ---- A25: the limits on ashkal ----------------------------------------------------------------
+
+# TWO_OF_EACH with seat 0's 8D and AH swapped: seat 0's sixth card, the face-up card when
+# seat 0 takes it, is the AH. Dealer 3: seats 0, 1, 2, 3 bid in that order, so seats 2 (the
+# dealer's left) and 3 (the dealer) are the third and fourth bidders of A14.
+ACE_UP = [["AS", "7S", "8D", "7H", "7D", "AH", "7C", "8C"], *TWO_OF_EACH[1:]]
+
+
+@pytest.mark.parametrize(("reading", "offered"), [
+    ("unlimited", True),
+    ("no_ace", False),
+    ("not_after_pass", True),
+    ("no_ace_not_after_pass", False),
+])
+def test_ashkal_on_a_face_up_ace(reading: str, offered: bool) -> None:
+    """Seats 0 and 1 pass; seat 2, the third bidder, has the face-up AH before it."""
+    game = start(ACE_UP, ashkal_limits=reading)
+    assert game.state.face_up.rank.value == "A"
+    play(game, "pass", "pass")
+    assert game.current_player == 2
+    expected = ["pass", "hokum", "sun", "ashkal"] if offered else ["pass", "hokum", "sun"]
+    assert game.legal_actions() == expected
+    if not offered:
+        before = game.to_json()
+        with pytest.raises(IllegalAction):
+            game.apply("ashkal")
+        assert game.to_json() == before
+
+
+def test_no_ace_leaves_other_face_up_cards() -> None:
+    """The face-up 8D of TWO_OF_EACH: the ace limit does not touch it."""
+    game = start(TWO_OF_EACH, ashkal_limits="no_ace")
+    play(game, "pass", "pass")
+    assert game.legal_actions() == ["pass", "hokum", "sun", "ashkal"]
+
+
+@pytest.mark.parametrize(("reading", "offered"), [
+    ("unlimited", True),
+    ("no_ace", True),
+    ("not_after_pass", False),
+    ("no_ace_not_after_pass", False),
+])
+def test_ashkal_after_a_pass(reading: str, offered: bool) -> None:
+    """A3 all_others: seats 0, 1 and 2 pass, the dealer (seat 3) bids hokum, and the three
+    are asked again from seat 3's right: 0, 1, then 2, who passed before and is the third
+    bidder. A sun call stays open to seat 2 under every reading."""
+    game = start(TWO_OF_EACH, ashkal_limits=reading, hokum_answer="all_others")
+    play(game, "pass", "pass", "pass", "hokum", "pass", "pass")
+    assert game.current_player == 2
+    expected = ["pass", "sun", "ashkal"] if offered else ["pass", "sun"]
+    assert game.legal_actions() == expected
+    if not offered:
+        before = game.to_json()
+        with pytest.raises(IllegalAction):
+            game.apply("ashkal")
+        assert game.to_json() == before
+
+
+def test_the_hokum_bidder_has_not_passed() -> None:
+    """As above under not_after_pass: seat 2 answers sun, and under A2 last_caller_wins seats
+    3, 0 and 1 are asked in turn. Seat 3 bid hokum and never passed: the dealer may ashkal."""
+    game = start(TWO_OF_EACH, ashkal_limits="not_after_pass", hokum_answer="all_others",
+                 sun_overcall="last_caller_wins")
+    play(game, "pass", "pass", "pass", "hokum", "pass", "pass", "sun")
+    assert game.current_player == 3
+    assert game.legal_actions() == ["pass", "sun", "ashkal"]
+
+
+def test_a_pass_of_the_first_session_does_not_count_in_the_second() -> None:
+    """All four pass in the first session; seats 0 and 1 pass in the second. Seat 2 passed in
+    the first session only, so it may ashkal (A14 third_fourth_any_session)."""
+    game = start(TWO_OF_EACH, ashkal_limits="not_after_pass")
+    play(game, *["pass"] * 6)
+    assert game.state.session == 2
+    assert game.current_player == 2
+    assert game.legal_actions() == ["pass", "hokum", "sun", "ashkal"]

@@ -1,8 +1,9 @@
 """majlis: an independent Baloot engine behind the JSON-lines protocol of
 conformance/PROTOCOL.md, written from the rules alone.
 
-It plays the federation profile with five readings moved off it (OVERRIDES),
-two of them (A15, A23) where pack 0.5 moved the profile from under it,
+It plays the federation profile with six readings moved off it (OVERRIDES),
+three of them (A15, A23, and A25, a variant it predates) where the pack moved
+the profile from under it,
 without raises and without a declaration step (CAPABILITIES), and does not ask
 a player whose only call would be `pass`.
 
@@ -32,6 +33,10 @@ OVERRIDES = {
     # federation reads them otherwise, and the engine says what it plays
     "void_in_hokum": "must_trump",
     "trump_lead": "any_trump",
+    # written before A25: the third and fourth bidders may call ashkal whatever the
+    # face-up card and after a pass alike (may_call_ashkal), which the federation profile
+    # now limits; the engine says what it plays
+    "ashkal_limits": "unlimited",
 }
 # The federation profile's readings (pack 0.5) of the variants this engine's rules depend on.
 FEDERATION = {
