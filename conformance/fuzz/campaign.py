@@ -40,7 +40,14 @@ from typing import Any
 
 from ..harness.collector import collect_less, fewer_collections
 from ..harness.declared import DeclarationError, Declared, declared_from_hello
-from ..harness.engine_process import HANDSHAKE, LAUNCH, EngineError, EngineProcess, stop_all
+from ..harness.engine_process import (
+    HANDSHAKE,
+    LAUNCH,
+    EngineError,
+    EngineProcess,
+    deferred_interrupts,
+    stop_all,
+)
 from ..harness.protocol_notation import ALL_CARDS
 from ..harness.variants import load_register
 from .driver import (
@@ -316,8 +323,11 @@ def _pooled(
     with ProcessPoolExecutor(
         workers, initializer=_init_pool_worker, initargs=(settings, declared)
     ) as pool:
-        results = pool.map(work, items)
         try:
+            # the workers are forked as the work is handed out: Ctrl-C or SIGTERM in
+            # a fork would be raised in its hooks, printed there and lost
+            with deferred_interrupts():
+                results = pool.map(work, items)
             yield from results
         except KeyboardInterrupt:
             _stop_workers()  # not to wait for their work in hand
