@@ -210,8 +210,8 @@ class EngineProcess:
         self.hello = {}
         self._token = uuid.uuid4().hex
         self._seen = {}
-        # Ctrl-C or SIGTERM during the launch waits until the process is known and
-        # listed in _RUNNING: one that came between the fork and the listing left the
+        # Ctrl-C or SIGTERM during the launch waits until the process is known, listed
+        # in _RUNNING and read: one that came between the fork and the listing left the
         # engine running after the runner had stopped.
         with deferred_interrupts():
             try:
@@ -229,12 +229,15 @@ class EngineProcess:
                     hint=launch_hint(exc),
                 ) from exc
             _RUNNING[id(self)] = self
-        assert self._proc.stdout is not None and self._proc.stderr is not None
-        self._stdout = lines_of(self._proc.stdout, self.max_line_bytes, self.max_pending_lines)
-        self._stderr_reader = threading.Thread(
-            target=self._read_stderr, args=(self._proc.stderr, self._stderr_lines), daemon=True
-        )
-        self._stderr_reader.start()
+            assert self._proc.stdout is not None and self._proc.stderr is not None
+            self._stdout = lines_of(
+                self._proc.stdout, self.max_line_bytes, self.max_pending_lines
+            )
+            self._stderr_reader = threading.Thread(
+                target=self._read_stderr, args=(self._proc.stderr, self._stderr_lines),
+                daemon=True,
+            )
+            self._stderr_reader.start()
         try:
             self._hello_seq = self._seq + 1
             reply = self.request(
@@ -307,7 +310,8 @@ class EngineProcess:
     def close(self) -> None:
         """Say goodbye politely, then make sure the process is gone."""
         try:
-            if self.running and not self._posted:  # a reply still due: no goodbye
+            # a reply still due, or no handshake done: no goodbye
+            if self.running and self.hello and not self._posted:
                 with contextlib.suppress(EngineError):
                     self.request({"type": "bye"}, timeout=min(self.timeout, 1.0))
                 if self._proc is not None:
