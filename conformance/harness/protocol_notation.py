@@ -24,7 +24,9 @@ RAISE_CALLS: tuple[str, ...] = ("double", "triple", "four", "gahwa")
 # doubler_chooses_bidder_opens, the double, the triple and the four under
 # each_raiser_chooses); gahwa never is.
 LOCKABLE_RAISES: tuple[str, ...] = ("double", "triple", "four")
-LOCKED_FORMS: tuple[str, ...] = tuple(f"{r} {f}" for r in LOCKABLE_RAISES for f in ("closed", "open"))
+LOCKED_FORMS: tuple[str, ...] = tuple(
+    f"{r} {f}" for r in LOCKABLE_RAISES for f in ("closed", "open")
+)
 PHASES: tuple[str, ...] = ("deal", "bidding", "raising", "playing", "round_over", "game_over")
 
 CARD_PATTERN = r"(?:7|8|9|10|J|Q|K|A)[SHDC]"
