@@ -444,8 +444,8 @@ ACTIONKIND_MEMBERS: tuple[ActionKind, ...] = tuple(ActionKind)
 @dataclass(frozen=True, init=False)
 class Action:
     """One action of the player to act. Its notation is the kind, then each field that is set, in
-    order: `hokum S` (the trump named in the second session), `double closed`, `declare sira 9H
-    8H 7H` (the project's cards), `play 10S` (the one card played).
+    order: `hokum S` (the trump named in the second session), `double closed`, `triple open`,
+    `declare sira 9H 8H 7H` (the project's cards), `play 10S` (the one card played).
 
     BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
         sun or pass.
@@ -498,14 +498,15 @@ class Game:
     running totals per team. Then the bookkeeping of the rules: who deals next, the undealt
     cards, the bidding session and stage, `asking` (the queue of seats still to answer in the
     bidding or the raising; the first is to act), the holders of the hokum and sun bids, the
-    raise level, the doubler and a closed double, the trick leader, the finished tricks, the
-    last round's result, and the winning team once the game is over.
+    raise level, the doubler and whether the latest raise called closed or open was called
+    closed, the trick leader, the finished tricks, the last round's result, and the winning team
+    once the game is over.
 
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
     END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
 
-    Spec: spec/game.baloot:60.
+    Spec: spec/game.baloot:64.
     """
 
     phase: Phase
@@ -609,7 +610,7 @@ class Game:
 # END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
 # GAME.2: A team wins the game when it reaches 152 points, or outright when it wins a round
 #     that was declared gahwa.
-# Spec: spec/game.baloot:92.
+# Spec: spec/game.baloot:96.
 GAME_TARGET = 152
 
 # ---- spec/projects.baloot --------------------------------------------------
@@ -769,7 +770,8 @@ RAISELEVEL_MEMBERS: tuple[RaiseLevel, ...] = tuple(RaiseLevel)
 
 
 class Lock(Enum):
-    """How the doubler calls the double under the A10 reading doubler_chooses.
+    """How a raise is called where A10 lets its caller choose: the double under doubler_chooses and
+    doubler_chooses_bidder_opens, the double, the triple and the four under each_raiser_chooses.
 
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.

@@ -55,14 +55,28 @@ def hokum_action(suit: Suit) -> Action:
 
 @cache  # pure, of hashable arguments: each result is computed once
 def double_action(lock: Lock) -> Action:
-    """A double called closed or open (A10 doubler_chooses).
+    """A double called closed or open (A10 doubler_chooses, doubler_chooses_bidder_opens,
+    each_raiser_chooses).
 
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
 
     Spec: spec/game.baloot:48.
     """
-    return replace(action_of(ActionKind.DOUBLE_RAISE), lock=lock)
+    return called_raise(ActionKind.DOUBLE_RAISE, lock)
+
+
+@cache  # pure, of hashable arguments: each result is computed once
+def called_raise(kind: ActionKind, lock: Lock) -> Action:
+    """A raise called closed or open: the double, or under A10 each_raiser_chooses the triple or
+    the four.
+
+    RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
+        hokum card when holding any other card to lead. Such a round is called locked.
+
+    Spec: spec/game.baloot:52.
+    """
+    return replace(action_of(kind), lock=lock)
 
 
 def declare_action(kind: ProjectKind, cards: list[Card]) -> Action:
@@ -72,7 +86,7 @@ def declare_action(kind: ProjectKind, cards: list[Card]) -> Action:
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
 
-    Spec: spec/game.baloot:52.
+    Spec: spec/game.baloot:56.
     """
     return replace(action_of(ActionKind.DECLARE_PROJECT), project=kind, cards=cards)
 
@@ -84,7 +98,7 @@ def play_action(card: Card) -> Action:
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
 
-    Spec: spec/game.baloot:56.
+    Spec: spec/game.baloot:60.
     """
     return replace(action_of(ActionKind.PLAY_CARD), cards=[card])
 
@@ -98,7 +112,7 @@ def start_game(dealer: int, deck: list[Card]) -> Game:
     SETUP.4: The deck is shuffled and every player is dealt a hand of five cards; of the cards
         left over, one is turned face up on the table.
 
-    Spec: spec/game.baloot:96.
+    Spec: spec/game.baloot:100.
     """
     if dealer not in cards_rules.seats():
         raise IllegalAction(
@@ -119,7 +133,7 @@ def start_game_at(dealer: int, deck: list[Card], totals: list[int]) -> Game:
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/game.baloot:103.
+    Spec: spec/game.baloot:107.
     """
     if dealer not in cards_rules.seats():
         raise IllegalAction(
@@ -148,7 +162,7 @@ def deal_next(game: Game, deck: list[Card]) -> Game:
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
 
-    Spec: spec/game.baloot:111.
+    Spec: spec/game.baloot:115.
     """
     if game.phase not in [Phase.WAITING_DEAL, Phase.ROUND_OVER]:
         raise IllegalAction(
@@ -171,7 +185,7 @@ def current_player(game: Game) -> int | None:
     PLAY.4: Whoever wins a trick leads to the next one. The round is over once every card has
         been played.
 
-    Spec: spec/game.baloot:118.
+    Spec: spec/game.baloot:122.
     """
     if game.phase in [Phase.BIDDING, Phase.RAISING]:
         return game.asking[0]
@@ -199,7 +213,7 @@ def legal_actions(readings: Readings, game: Game) -> list[Action]:
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
 
-    Spec: spec/game.baloot:124.
+    Spec: spec/game.baloot:128.
     """
     if game.phase == Phase.PLAYING:
         return play_rules.play_actions(readings, game)
@@ -217,7 +231,7 @@ def apply_action(readings: Readings, game: Game, action: Action) -> Game:
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
 
-    Spec: spec/game.baloot:133.
+    Spec: spec/game.baloot:137.
     """
     if game.phase not in [Phase.BIDDING, Phase.RAISING, Phase.PLAYING]:
         raise IllegalAction(
@@ -242,7 +256,7 @@ def apply_legal_action(readings: Readings, game: Game, action: Action) -> Game:
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
 
-    Spec: spec/game.baloot:142.
+    Spec: spec/game.baloot:146.
     """
     if game.phase == Phase.PLAYING and action.kind == ActionKind.PLAY_CARD:
         return play_rules.card_played(readings, game, play_rules.to_play(game), action.cards[0])
@@ -261,7 +275,7 @@ def finish_round(readings: Readings, game: Game) -> Game:
         8 points more. Each team's points for the round are then added to its running total.
     END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
 
-    Spec: spec/game.baloot:151.
+    Spec: spec/game.baloot:155.
     """
     result = scoring_rules.score_round(readings, game)
     return replace(
@@ -288,7 +302,7 @@ def game_winner(
     GAME.2: A team wins the game when it reaches 152 points, or outright when it wins a round
         that was declared gahwa.
 
-    Spec: spec/game.baloot:164.
+    Spec: spec/game.baloot:168.
     """
     if level == RaiseLevel.GAHWA_DECLARED and readings.gahwa == "round_decides_game":
         # round_decides_game: The team that wins the gahwa round wins the game: the bidding team if

@@ -152,9 +152,10 @@ def raise_asker(game: Game) -> int:
 
 @cache  # pure, of hashable arguments: each result is computed once
 def raise_action(readings: Readings, level: RaiseLevel, mode: Mode) -> list[Action]:
-    """The calls that make the next raise; under the A10 reading doubler_chooses the double of a
-    hokum round is called closed or open. A sun round is never locked, so its double is a plain
-    double under every reading.
+    """The calls that make the next raise; under the A10 readings where the doubler chooses the
+    double of a hokum round is called closed or open, and under each_raiser_chooses the triple
+    and the four too. A sun round is never locked, so its raises are plain under every reading,
+    and gahwa is plain under every reading.
 
     RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
         If it does, the bid winner may triple them; then the player who doubled may make them four
@@ -172,11 +173,17 @@ def raise_action(readings: Readings, level: RaiseLevel, mode: Mode) -> list[Acti
             # double_and_four: Locked when the points are doubled or quadrupled (not tripled).
             # any_raise: Locked at any raise: double, triple or four.
             return [game_rules.action_of(ActionKind.DOUBLE_RAISE)]
-        elif readings.locked_round in ("doubler_chooses", "doubler_chooses_bidder_opens"):
+        elif readings.locked_round in (
+            "doubler_chooses",
+            "doubler_chooses_bidder_opens",
+            "each_raiser_chooses",
+        ):
             # doubler_chooses: Locked only when the doubler calls the double closed.
             # doubler_chooses_bidder_opens: Locked only when the doubler calls the double closed,
             #     and only at the doubler's own raises (the double and the four): the bid winner's
             #     triple and gahwa open the round again.
+            # each_raiser_chooses: Each raiser calls the raise closed or open (the double, the
+            #     triple and the four) and the latest raise's call holds; gahwa is always open.
             return [
                 game_rules.double_action(Lock.CLOSED_DOUBLE),
                 game_rules.double_action(Lock.OPEN_DOUBLE),
@@ -184,10 +191,50 @@ def raise_action(readings: Readings, level: RaiseLevel, mode: Mode) -> list[Acti
         else:
             raise UnknownReading("locked_round", readings.locked_round)
     if level == RaiseLevel.DOUBLED:
-        return [game_rules.action_of(ActionKind.TRIPLE_RAISE)]
+        return later_raise_forms(readings, ActionKind.TRIPLE_RAISE, mode)
     if level == RaiseLevel.TRIPLED:
-        return [game_rules.action_of(ActionKind.FOUR_RAISE)]
+        return later_raise_forms(readings, ActionKind.FOUR_RAISE, mode)
     return [game_rules.action_of(ActionKind.GAHWA_RAISE)]
+
+
+@cache  # pure, of hashable arguments: each result is computed once
+def later_raise_forms(readings: Readings, kind: ActionKind, mode: Mode) -> list[Action]:
+    """The calls of a triple or a four: in hokum under the A10 reading each_raiser_chooses, called
+    closed or open as the double is; otherwise plain.
+
+    RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
+        If it does, the bid winner may triple them; then the player who doubled may make them four
+        times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
+        the game.
+    RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
+        hokum card when holding any other card to lead. Such a round is called locked.
+
+    Spec: spec/raises.baloot:83.
+    """
+    if mode != Mode.HOKUM:
+        return [game_rules.action_of(kind)]
+    if readings.locked_round in (
+        "double_and_four",
+        "any_raise",
+        "doubler_chooses",
+        "doubler_chooses_bidder_opens",
+    ):
+        # double_and_four: Locked when the points are doubled or quadrupled (not tripled).
+        # any_raise: Locked at any raise: double, triple or four.
+        # doubler_chooses: Locked only when the doubler calls the double closed.
+        # doubler_chooses_bidder_opens: Locked only when the doubler calls the double closed, and
+        #     only at the doubler's own raises (the double and the four): the bid winner's triple
+        #     and gahwa open the round again.
+        return [game_rules.action_of(kind)]
+    elif readings.locked_round == "each_raiser_chooses":
+        # each_raiser_chooses: Each raiser calls the raise closed or open (the double, the triple
+        #     and the four) and the latest raise's call holds; gahwa is always open.
+        return [
+            game_rules.called_raise(kind, Lock.CLOSED_DOUBLE),
+            game_rules.called_raise(kind, Lock.OPEN_DOUBLE),
+        ]
+    else:
+        raise UnknownReading("locked_round", readings.locked_round)
 
 
 def raising_actions(readings: Readings, game: Game) -> list[Action]:
@@ -198,7 +245,7 @@ def raising_actions(readings: Readings, game: Game) -> list[Action]:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/raises.baloot:83.
+    Spec: spec/raises.baloot:93.
     """
     return [game_rules.action_of(ActionKind.PASS_TURN)] + raise_action(
         readings, game.level, known(game.contract).kind
@@ -216,7 +263,7 @@ def apply_raise(readings: Readings, game: Game, action: Action) -> Game:
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/raises.baloot:87.
+    Spec: spec/raises.baloot:97.
     """
     seat = game.asking[0]
     if action not in raising_actions(readings, game):
@@ -237,9 +284,7 @@ def apply_raise(readings: Readings, game: Game, action: Action) -> Game:
         level=level,
         multiplier=RAISE_MULTIPLIER[level],
         doubler=seat if game.level == RaiseLevel.NO_RAISE else game.doubler,
-        closed=(
-            action.lock == Lock.CLOSED_DOUBLE if game.level == RaiseLevel.NO_RAISE else game.closed
-        ),
+        closed=action.lock == Lock.CLOSED_DOUBLE if action.lock is not None else game.closed,
     )
     settled = replace(raised, locked=is_locked(readings, raised))
     if next_raise_allowed(readings, known(settled.contract), level):
@@ -250,12 +295,13 @@ def apply_raise(readings: Readings, game: Game, action: Action) -> Game:
 def is_locked(readings: Readings, game: Game) -> bool:
     """A locked round: a player may not lead a hokum card while holding another suit. A10 says
     which raises lock it; gahwa, coming after the four, locks as the four does, except where the
-    bid winner's raises open the round.
+    bid winner's raises open the round and where each raiser chooses (gahwa is always open
+    there).
 
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
 
-    Spec: spec/raises.baloot:112.
+    Spec: spec/raises.baloot:122.
     """
     if known(game.contract).kind != Mode.HOKUM:
         return False
@@ -273,5 +319,12 @@ def is_locked(readings: Readings, game: Game) -> bool:
         #     only at the doubler's own raises (the double and the four): the bid winner's triple
         #     and gahwa open the round again.
         return game.level in [RaiseLevel.DOUBLED, RaiseLevel.QUADRUPLED] and game.closed
+    elif readings.locked_round == "each_raiser_chooses":
+        # each_raiser_chooses: Each raiser calls the raise closed or open (the double, the triple
+        #     and the four) and the latest raise's call holds; gahwa is always open.
+        return (
+            game.level in [RaiseLevel.DOUBLED, RaiseLevel.TRIPLED, RaiseLevel.QUADRUPLED]
+            and game.closed
+        )
     else:
         raise UnknownReading("locked_round", readings.locked_round)

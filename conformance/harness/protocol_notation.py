@@ -20,6 +20,13 @@ ALL_CARDS: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RAN
 SEATS: tuple[int, ...] = (0, 1, 2, 3)
 PROJECT_KINDS: tuple[str, ...] = ("sira", "fifty", "hundred", "four_hundred")
 RAISE_CALLS: tuple[str, ...] = ("double", "triple", "four", "gahwa")
+# The raises that may be called closed or open (A10: the double under doubler_chooses and
+# doubler_chooses_bidder_opens, the double, the triple and the four under
+# each_raiser_chooses); gahwa never is.
+LOCKABLE_RAISES: tuple[str, ...] = ("double", "triple", "four")
+LOCKED_FORMS: tuple[str, ...] = tuple(
+    f"{r} {f}" for r in LOCKABLE_RAISES for f in ("closed", "open")
+)
 PHASES: tuple[str, ...] = ("deal", "bidding", "raising", "playing", "round_over", "game_over")
 
 CARD_PATTERN = r"(?:7|8|9|10|J|Q|K|A)[SHDC]"
@@ -72,11 +79,11 @@ def parse_action(text: str) -> Action:
     if head in RAISE_CALLS:
         if not args:
             return Action("raise", head, args)
-        if head == "double" and args in (("closed",), ("open",)):
+        if head in LOCKABLE_RAISES and args in (("closed",), ("open",)):
             return Action("raise", head, args)
         raise NotationError(
-            f"action {text!r}: expected no word after it "
-            "(only 'double closed' and 'double open' take one)"
+            f"action {text!r}: expected no word after it, or after a double, a triple "
+            "or a four 'closed' or 'open' (e.g. 'double closed', 'triple open')"
         )
     if head == "play":
         if len(args) != 1 or not is_card(args[0]):
@@ -97,7 +104,7 @@ def parse_action(text: str) -> Action:
         return Action("declare", head, args)
     raise NotationError(
         f"action {text!r}: expected pass, hokum [SUIT], sun, ashkal, double [closed|open], "
-        "triple, four, gahwa, 'declare KIND CARDS' or 'play CARD'"
+        "triple [closed|open], four [closed|open], gahwa, 'declare KIND CARDS' or 'play CARD'"
     )
 
 
@@ -146,7 +153,7 @@ def illegal_candidates(phase: str, state: dict[str, Any], legal: list[str]) -> l
     if phase == "bidding":
         vocabulary = ["pass", "hokum", "sun", "ashkal", *(f"hokum {s}" for s in SUITS), "double"]
     elif phase == "raising":
-        vocabulary = ["pass", *RAISE_CALLS, "double closed", "double open", "sun"]
+        vocabulary = ["pass", *RAISE_CALLS, *LOCKED_FORMS, "sun"]
     elif phase == "playing":
         seat = state.get("current_player")
         hands = state.get("hands") or []

@@ -232,6 +232,28 @@ MUTANTS: tuple[Mutant, ...] = (
         "    doubler_chooses_bidder_opens { return game.level != no_raise and game.closed }",
         pins=(("locked_round", "doubler_chooses_bidder_opens"),),
     ),
+    Mutant(
+        "gahwa_keeps_the_last_call",
+        "RAISE.2",
+        "Under A10 each_raiser_chooses, gahwa keeps the four's call: after a closed four the "
+        "round stays locked through gahwa, which is always open.",
+        "raises.baloot",
+        "    each_raiser_chooses { return game.level in [doubled, tripled, quadrupled] and "
+        "game.closed }",
+        "    each_raiser_chooses { return game.level != no_raise and game.closed }",
+        pins=(("locked_round", "each_raiser_chooses"),),
+    ),
+    Mutant(
+        "only_the_double_call_holds",
+        "RAISE.2",
+        "Under A10 each_raiser_chooses, the triple and the four are called closed or open, but "
+        "the engine keeps the double's call: a closed triple after an open double leaves the "
+        "round open, an open four after a closed double leaves it locked.",
+        "raises.baloot",
+        "closed = if action.lock != none then action.lock == closed_double else game.closed",
+        "closed = if game.level == no_raise then action.lock == closed_double else game.closed",
+        pins=(("locked_round", "each_raiser_chooses"),),
+    ),
     # ---- play -----------------------------------------------------------------------------
     Mutant(
         "follow_suit_not_enforced",

@@ -30,10 +30,13 @@ another profile, the readings it was recorded in where the profiles differ; then
 it does not need are dropped); one that holds under no pins is dropped (named in the
 report). The same alternative found from two profiles is written once.
 
-A hokum double is played in the form the A10 reading asks: `double` under
+A hokum raise is played in the form the A10 reading asks: the double `double` under
 double_and_four and any_raise, `double closed` (the double that locks, as a plain one
-does under those two) under doubler_chooses and doubler_chooses_bidder_opens; the
-alternative's script then says so (`double open` has no counterpart, and stays).
+does under those two) under doubler_chooses, doubler_chooses_bidder_opens and
+each_raiser_chooses (`double open` has no counterpart there, and stays); the triple and
+the four `triple closed` and `four closed` for a plain one under each_raiser_chooses
+(the open forms stay), and plain, whatever their form, under the other readings, where
+they have one form only. The alternative's script then says so.
 
 Witnesses (`explored.json`, written by `baloot explore`) and regression snapshots (the
 golden playthroughs, written by `baloot conform golden`) are their generators' to
@@ -71,13 +74,23 @@ from .case_needs import annotated, case_needs
 from .pins import PinChecker, map_with_checker
 from .pins_fix import file_style, minimal_pins
 
-# A10 reading -> the form of a hokum double that locks the round (PROTOCOL.md, "Raising":
-# a plain double locks it under double_and_four and any_raise, `double closed` under
-# the two readings where the doubler chooses; `double open` has no counterpart).
+# A10 reading -> the forms of the hokum raises (PROTOCOL.md, "Raising"): for each raise
+# that may be called closed or open, the form a script's other form is played as. A plain
+# double locks the round under double_and_four and any_raise, `double closed` under the
+# readings where the doubler chooses (`double open` has no counterpart, and stays); a
+# plain triple or four is played `... closed` under each_raiser_chooses (the open forms
+# stay), and either form plain under the readings where the triple and the four are plain.
 DOUBLE_VARIANT = "locked_round"
-DOUBLE_FORMS = {"double_and_four": "double", "any_raise": "double",
-                "doubler_chooses": "double closed",
-                "doubler_chooses_bidder_opens": "double closed"}
+_PLAIN_LATER = {"triple closed": "triple", "triple open": "triple",
+                "four closed": "four", "four open": "four"}
+DOUBLE_FORMS: dict[str, dict[str, str]] = {
+    "double_and_four": {"double closed": "double", **_PLAIN_LATER},
+    "any_raise": {"double closed": "double", **_PLAIN_LATER},
+    "doubler_chooses": {"double": "double closed", **_PLAIN_LATER},
+    "doubler_chooses_bidder_opens": {"double": "double closed", **_PLAIN_LATER},
+    "each_raiser_chooses": {"double": "double closed", "triple": "triple closed",
+                            "four": "four closed"},
+}
 
 # At most this many combinations of readings are played per case, the nearest a profile
 # first: a case pinning many variants has tens of thousands, most of them far from any
@@ -101,16 +114,17 @@ class _Recorder(Runner):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.records: list[tuple[str, str, Any]] = []  # (where, what, value)
-        self.double_form: str | None = None  # the form of a hokum double to play (A10)
+        self.double_form: dict[str, str] | None = None  # hokum raises' forms to play (A10)
 
     def _apply_as(self, seat: int, action: str, where: str) -> None:
         # A hokum double is `double` under some A10 readings and `double closed` (the double
-        # that locks, as the plain one does there) under the others: the script's double is
-        # played in the form the readings ask, and the alternative's script says so.
-        if self.double_form and action in DOUBLE_FORMS.values() and action != self.double_form:
+        # that locks, as the plain one does there) under the others, and the triple and the
+        # four are plain or called closed or open: the script's raise is played in the form
+        # the readings ask, and the alternative's script says so.
+        if self.double_form and action in self.double_form:
             contract = self._state().get("contract")
             if isinstance(contract, dict) and contract.get("kind") == "hokum":
-                action = self.double_form
+                action = self.double_form[action]
                 self.records.append((where, "action", seated(seat, action)))
         super()._apply_as(seat, action, where)
 

@@ -345,8 +345,9 @@ WAYS: tuple[Way, ...] = (
         lambda p: p.kind in RAISES and _raise_belongs(p.kind) == _raise_side(p)
         and p.kind != _next_raise(p)),
     Way("raise.form", "apply_raise", "the player may pass or make the next raise",
-        "the next raise in a form it does not take: a closed or open double where A10 has "
-        "a plain one (and always in sun), a plain double where the doubler must choose",
+        "the next raise in a form it does not take: a closed or open raise where A10 has "
+        "a plain one (and always in sun, and gahwa always), a plain one where the raiser "
+        "must choose",
         ("RAISE.1", "RAISE.2"),
         lambda p: p.kind == _next_raise(p)),
     # -- a call in the play ---------------------------------------------------------------

@@ -44,7 +44,8 @@ from .refusals import (
 WAY_BY_KEY = {w.key: w for w in WAYS}
 SUITS = ("S", "H", "D", "C")
 CALLS = ("pass", "hokum", *(f"hokum {s}" for s in SUITS), "sun", "ashkal", "double",
-         "double closed", "double open", "triple", "four", "gahwa")
+         "double closed", "double open", "triple", "triple closed", "triple open", "four",
+         "four closed", "four open", "gahwa")
 PROJECT_KINDS = tuple(k.value for k in ProjectKind if k != ProjectKind.BALOOT)
 # The play's variants: a card is chosen legal under every reading of these.
 PLAY_VARIANTS = ("void_in_hokum", "trump_lead")
@@ -417,8 +418,9 @@ def _reasons(way: Way, seat: int | None, trump: Any) -> dict[str, str]:
         "raise.not-next": "only the next raise may be made (double, then triple, four, "
         "gahwa: RAISE.1); this one skips a step or goes back.",
         "raise.form": "the double is called closed or open only under the A10 readings "
-        "doubler_chooses and doubler_chooses_bidder_opens, in hokum; under the others, and "
-        "in sun, it is a plain double (RAISE.1, RAISE.2).",
+        "doubler_chooses, doubler_chooses_bidder_opens and each_raiser_chooses, in hokum, "
+        "and the triple and the four only under each_raiser_chooses; under the others, in "
+        "sun, and gahwa always, the raise is plain (RAISE.1, RAISE.2).",
         "play.bid-call": "the bidding is over: in the play a player declares or plays a "
         "card only.",
         "play.raise-gate-shut": "in sun the raising happens only when the bid winner's team "

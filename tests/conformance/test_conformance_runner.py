@@ -120,7 +120,9 @@ def test_usage_errors_are_messages(capsys: pytest.CaptureFixture[str]) -> None:
         "double",
         "double closed",
         "triple",
+        "triple open",
         "four",
+        "four closed",
         "gahwa",
         "play 10S",
         "declare sira 9H 8H 7H",
@@ -140,7 +142,8 @@ def test_actions_parse(good: str) -> None:
         "hokum X",
         "declare sira",
         "declare trio 7S 8S 9S",
-        "triple closed",
+        "gahwa closed",  # gahwa is never called closed or open (A10)
+        "triple shut",
         "play  7S",
     ],
 )

@@ -175,3 +175,8 @@ def test_the_register_holds_each_choice_with_its_evidence_status() -> None:
     assert limits["status"] == "contested"
     assert [a["reading"] for a in limits["against"]] == ["no_ace_not_after_pass"]
     assert evidence["literal"]["ashkal_limits"]["status"] == "confirmed"
+    # A10: the doubling document's each-raiser choice now has a reading, against the pick
+    locked = evidence["federation"]["locked_round"]
+    assert locked["status"] == "contested"
+    assert [a["reading"] for a in locked["against"]] == ["each_raiser_chooses", None]
+    assert evidence["literal"]["locked_round"]["status"] == "confirmed"

@@ -1,13 +1,14 @@
 """Readings of the game as played that the register gained from its sources, worked by
 hand: A12 points_and_projects_capped (the projects doubled at most); A25 ashkal_limits (no
-ashkal on a face-up ace, none after a pass)."""
+ashkal on a face-up ace, none after a pass); A10 each_raiser_chooses (the tripler and the
+quadrupler call their raise closed or open too, gahwa always open)."""
 
 from __future__ import annotations
 
 import dataclasses
 
 import pytest
-from engine_helpers import TWO_OF_EACH, play, start
+from engine_helpers import TWO_OF_EACH, play, plays, start, with_totals
 
 from baloot.reference_impl import IllegalAction
 from baloot.reference_impl.definitions import Mode
@@ -131,3 +132,98 @@ def test_a_pass_of_the_first_session_does_not_count_in_the_second() -> None:
     assert game.state.session == 2
     assert game.current_player == 2
     assert game.legal_actions() == ["pass", "hokum", "sun", "ashkal"]
+
+
+# ---- A10 each_raiser_chooses: every raiser calls the raise closed or open ---------------------
+
+# TWO_OF_EACH in hokum: seat 0 bids hokum, seats 1, 2 and 3 pass, and seat 0 stays with
+# hokum; the trump is the face-up card's suit, diamonds. Seat 1 doubles, seat 0 triples, seat 1
+# makes it four, seat 0 declares gahwa (RAISE.1). Seat 0 leads the first trick (A16 bid_winner)
+# holding AS 7S AH 7H 7D 8D 7C 8C: two trumps and six cards of other suits, so in a locked
+# round (RAISE.2) it may lead any card but the 7D and the 8D.
+HOKUM_STAYED = ("hokum", "pass", "pass", "pass", "hokum")
+EVERY_CARD = {f"play {c}" for c in TWO_OF_EACH[0]}
+NO_TRUMP_LEAD = EVERY_CARD - {"play 7D", "play 8D"}
+
+
+def test_each_raiser_offers_both_forms() -> None:
+    """The double, the triple and the four each come closed or open; gahwa comes plain."""
+    game = start(TWO_OF_EACH, locked_round="each_raiser_chooses")
+    play(game, *HOKUM_STAYED)
+    assert game.legal_actions() == ["pass", "double closed", "double open"]
+    game.apply("double open")
+    assert game.legal_actions() == ["pass", "triple closed", "triple open"]
+    game.apply("triple open")
+    assert game.legal_actions() == ["pass", "four closed", "four open"]
+    game.apply("four open")
+    assert game.legal_actions() == ["pass", "gahwa"]
+
+
+def test_a_closed_triple_locks() -> None:
+    """An open double leaves the round open; the bid winner's closed triple locks it, and
+    the doubler's pass starts the play locked: seat 0 may not lead a diamond."""
+    game = start(TWO_OF_EACH, locked_round="each_raiser_chooses")
+    play(game, *HOKUM_STAYED, "double open")
+    assert game.state.locked is False
+    play(game, "triple closed")
+    assert game.state.locked is True
+    play(game, "pass")
+    assert game.phase == "playing" and game.current_player == 0
+    assert game.state.multiplier == 3
+    assert plays(game) == NO_TRUMP_LEAD
+
+
+def test_an_open_four_unlocks() -> None:
+    """A closed double and a closed triple lock the round; the doubler's open four opens it
+    again (the latest call holds), and the bid winner's pass starts the play open."""
+    game = start(TWO_OF_EACH, locked_round="each_raiser_chooses")
+    play(game, *HOKUM_STAYED, "double closed", "triple closed")
+    assert game.state.locked is True
+    play(game, "four open", "pass")
+    assert game.state.locked is False
+    assert game.state.multiplier == 4
+    assert plays(game) == EVERY_CARD
+
+
+def test_gahwa_is_open() -> None:
+    """Closed at every raise, then gahwa: the round is open, and every card may be led."""
+    game = start(TWO_OF_EACH, locked_round="each_raiser_chooses")
+    play(game, *HOKUM_STAYED, "double closed", "triple closed", "four closed")
+    assert game.state.locked is True
+    play(game, "gahwa")
+    assert game.state.locked is False
+    assert game.phase == "playing"
+    assert plays(game) == EVERY_CARD
+
+
+@pytest.mark.parametrize(("reading", "refused"), [
+    ("each_raiser_chooses", "triple"),  # the triple must be called closed or open
+    ("doubler_chooses", "triple closed"),  # only the double is
+    ("doubler_chooses_bidder_opens", "triple open"),
+    ("double_and_four", "double closed"),
+])
+def test_the_form_of_a_raise(reading: str, refused: str) -> None:
+    game = start(TWO_OF_EACH, locked_round=reading)
+    play(game, *HOKUM_STAYED)
+    if refused.startswith("triple"):
+        game.apply("double closed")
+    before = game.to_json()
+    with pytest.raises(IllegalAction):
+        game.apply(refused)
+    assert game.to_json() == before
+
+
+def test_sun_raises_stay_plain() -> None:
+    """Sun is never locked (RAISE.2 speaks of hokum cards): its raises are plain under
+    each_raiser_chooses too. Seat 0 bids sun with its team at 110 and the other at 50, inside
+    the literal gate (A11 gate_strict_all, RAISE.3); seats 1, 2 and 3 pass on it (A2
+    last_caller_wins asks each in turn)."""
+    game = with_totals(start(TWO_OF_EACH, locked_round="each_raiser_chooses"), [110, 50])
+    play(game, "sun", "pass", "pass", "pass")
+    assert game.legal_actions() == ["pass", "double"]
+    play(game, "double")
+    assert game.legal_actions() == ["pass", "triple"]
+    play(game, "triple")
+    assert game.legal_actions() == ["pass", "four"]
+    play(game, "four")
+    assert game.state.locked is False

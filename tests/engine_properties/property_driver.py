@@ -371,7 +371,8 @@ def candidate_texts(game: Game, rng: random.Random) -> list[str]:
     suits = [s.value for s in Suit]
     simple = [k.value for k in ActionKind if k not in (ActionKind.PLAY_CARD,
                                                        ActionKind.DECLARE_PROJECT)]
-    texts = simple + [f"hokum {s}" for s in suits] + ["double closed", "double open"]
+    called = [f"{r} {f}" for r in ("double", "triple", "four") for f in ("closed", "open")]
+    texts = simple + [f"hokum {s}" for s in suits] + called
     texts += [f"play {c}" for c in DECK_TEXT] + NEVER_LEGAL
     seat = game.current_player
     pool = [card_text(c) for c in game.state.hands[seat]] if seat is not None else DECK_TEXT
