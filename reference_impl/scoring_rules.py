@@ -482,13 +482,14 @@ def bidder_succeeds(
     points: list[int],
     bunts: list[int],
     plain: list[int],
-    doubler: int | None,
+    raised: bool,
+    doubler_team: int,
 ) -> bool:
     """Whether the bidding team succeeded (A4): sun asks 'more than 13 points', hokum 'more than
     8'. Under more_points_app_ties the points without baloot (`plain`) are compared first, and a
-    tie in them is decided by the bunts, by the mode, and by the doubler's seat (none in an
-    unraised round); a sun tie split by the app is a round the bidder does not fail, each team
-    keeping its own points.
+    tie in them is decided by the bunts, by the mode, and in a `raised` round by the doubler's
+    team; a sun tie split by the app is a round the bidder does not fail, each team keeping its
+    own points.
 
     SCORE.9: With the points worked out, the bidding team's success is judged: in sun it
         succeeds if it scored more than 13 points than the other team, in hokum if it has more than
@@ -530,8 +531,8 @@ def bidder_succeeds(
             return plain[bidder_team] > plain[other]
         if mode == Mode.SUN:
             return bunts[bidder_team] >= bunts[other]
-        if doubler is not None:
-            return cards_rules.team_of(known(doubler)) != bidder_team
+        if raised:
+            return doubler_team != bidder_team
         return bunts[bidder_team] > bunts[other]
     else:
         raise UnknownReading("bidder_success", readings.bidder_success)
@@ -738,6 +739,12 @@ def score_round(readings: Readings, game: Game) -> RoundResult:
         1,
         bidder_team,
     )
+    raised = game.doubler is not None
+    doubler_team = (
+        cards_rules.other_team(bidder_team)
+        if game.doubler is None
+        else cards_rules.team_of(known(game.doubler))
+    )
     sweep = kaboot_team(game)
     success = (
         sweep == bidder_team
@@ -749,7 +756,8 @@ def score_round(readings: Readings, game: Game) -> RoundResult:
             converted,
             bunts_with_projects(readings, mode, bunts, projects),
             plain,
-            game.doubler,
+            raised,
+            doubler_team,
         )
     )
     round_winner = bidder_team if success else cards_rules.other_team(bidder_team)

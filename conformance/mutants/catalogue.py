@@ -473,7 +473,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "Under A4 more_points_app_ties, a tie in points in a raised hokum round is judged as in "
         "an unraised one, by the bunts, instead of being lost by the doubler's team.",
         "scoring.baloot",
-        "      if doubler != none { return team_of(doubler) != bidder_team }\n",
+        "      if raised { return doubler_team != bidder_team }\n",
         "",
         pins=(("bidder_success", "more_points_app_ties"),),
     ),

@@ -151,12 +151,12 @@ def test_a_sun_tie_is_split() -> None:
     fewer on the same tie in points the bidder fails; under more_than_half_bunts a tie fails."""
     points = round_points(APP_TIES, Mode.SUN, [65, 65], [0, 0], [0, 0], 1, 0)
     assert points == [13, 13]
-    assert bidder_succeeds(APP_TIES, Mode.SUN, 0, points, [65, 65], points, None)
+    assert bidder_succeeds(APP_TIES, Mode.SUN, 0, points, [65, 65], points, False, 1)
     assert success_points(APP_TIES, Mode.SUN, [65, 65], [0, 0], [0, 0], 1, 0) == [13, 13]
-    assert not bidder_succeeds(APP_TIES, Mode.SUN, 0, points, [64, 66], points, None)
-    assert bidder_succeeds(APP_TIES, Mode.SUN, 0, points, [66, 64], points, None)
+    assert not bidder_succeeds(APP_TIES, Mode.SUN, 0, points, [64, 66], points, False, 1)
+    assert bidder_succeeds(APP_TIES, Mode.SUN, 0, points, [66, 64], points, False, 1)
     old = dataclasses.replace(APP_TIES, bidder_success="more_than_half_bunts")
-    assert not bidder_succeeds(old, Mode.SUN, 0, points, [65, 65], points, None)
+    assert not bidder_succeeds(old, Mode.SUN, 0, points, [65, 65], points, False, 1)
 
 
 def test_a_doubled_hokum_tie_is_lost_by_the_doubler() -> None:
@@ -166,12 +166,12 @@ def test_a_doubled_hokum_tie_is_lost_by_the_doubler() -> None:
     8 x 2 = 16 (A24 each_keeps_share). Were the doubler of the bidder's team, it would lose."""
     points = round_points(APP_TIES, Mode.HOKUM, [80, 82], [0, 0], [0, 0], 1, 0)
     assert points == [8, 8]
-    assert bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [80, 82], points, 1)
-    assert bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [81, 81], points, 3)
+    assert bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [80, 82], points, True, 1)
+    assert bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [81, 81], points, True, 1)
     assert success_points(APP_TIES, Mode.HOKUM, [80, 82], [0, 0], [0, 0], 2, 0) == [16, 16]
-    assert not bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [82, 80], points, 2)
+    assert not bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [82, 80], points, True, 0)
     old = dataclasses.replace(APP_TIES, bidder_success="more_than_half_bunts")
-    assert not bidder_succeeds(old, Mode.HOKUM, 0, points, [80, 82], points, 1)
+    assert not bidder_succeeds(old, Mode.HOKUM, 0, points, [80, 82], points, True, 1)
 
 
 def test_an_unraised_hokum_tie() -> None:
@@ -179,9 +179,9 @@ def test_an_unraised_hokum_tie() -> None:
     82 to 80; at 81 to 81 ('exactly half') and at 80 to 82 it fails, and the other team takes
     the 16 of SCORE.10."""
     points = [8, 8]
-    assert bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [82, 80], points, None)
-    assert not bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [81, 81], points, None)
-    assert not bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [80, 82], points, None)
+    assert bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [82, 80], points, False, 1)
+    assert not bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [81, 81], points, False, 1)
+    assert not bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [80, 82], points, False, 1)
     assert failure_points(APP_TIES, Mode.HOKUM, [0, 0], [0, 0], 1, 0) == [0, 16]
 
 
@@ -194,6 +194,6 @@ def test_baloot_is_set_aside_from_the_points_compared() -> None:
     with_baloot = round_points(readings, Mode.HOKUM, [75, 87], [2, 0], [2, 0], 1, 0)
     plain = round_points(readings, Mode.HOKUM, [75, 87], [0, 0], [0, 0], 1, 0)
     assert with_baloot == [9, 9] and plain == [7, 9]
-    assert not bidder_succeeds(readings, Mode.HOKUM, 0, with_baloot, [95, 87], plain, None)
+    assert not bidder_succeeds(readings, Mode.HOKUM, 0, with_baloot, [95, 87], plain, False, 1)
     old = dataclasses.replace(readings, bidder_success="more_than_half_bunts")
-    assert bidder_succeeds(old, Mode.HOKUM, 0, with_baloot, [95, 87], plain, None)
+    assert bidder_succeeds(old, Mode.HOKUM, 0, with_baloot, [95, 87], plain, False, 1)
