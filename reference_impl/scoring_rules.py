@@ -739,12 +739,8 @@ def score_round(readings: Readings, game: Game) -> RoundResult:
         1,
         bidder_team,
     )
-    raised = game.doubler is not None
-    doubler_team = (
-        cards_rules.other_team(bidder_team)
-        if game.doubler is None
-        else cards_rules.team_of(known(game.doubler))
-    )
+    raised = game.multiplier > 1
+    doubler_team = cards_rules.other_team(bidder_team)
     sweep = kaboot_team(game)
     success = (
         sweep == bidder_team
