@@ -527,13 +527,13 @@ def bidder_succeeds(
         #     a raised hokum round the doubler's team loses the tie, and the doubler is always of
         #     the other team, so the bidder succeeds; in an unraised hokum round the bidder
         #     succeeds only with more bunts, and fails on a tie.
-        if plain[bidder_team] != plain[other]:
-            return plain[bidder_team] > plain[other]
-        if mode == Mode.SUN:
-            return bunts[bidder_team] >= bunts[other]
-        if raised:
-            return doubler_team != bidder_team
-        return bunts[bidder_team] > bunts[other]
+        if plain[bidder_team] == plain[other]:
+            if mode == Mode.SUN:
+                return bunts[bidder_team] >= bunts[other]
+            if raised:
+                return doubler_team != bidder_team
+            return bunts[bidder_team] > bunts[other]
+        return plain[bidder_team] > plain[other]
     else:
         raise UnknownReading("bidder_success", readings.bidder_success)
 
@@ -552,7 +552,7 @@ def failure_points(
     SCORE.10: If the bidding team fails, the other team scores the maximum, 26 points in sun or
         16 in hokum, and the bidding team scores nothing.
 
-    Spec: spec/scoring.baloot:213.
+    Spec: spec/scoring.baloot:215.
     """
     other = cards_rules.other_team(bidder_team)
     maximum = SUN_FAILURE_POINTS if mode == Mode.SUN else HOKUM_FAILURE_POINTS
@@ -581,7 +581,7 @@ def kaboot_team(game: Game) -> int | None:
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:234.
+    Spec: spec/scoring.baloot:236.
     """
     winners = [cards_rules.team_of(t.winner) for t in game.tricks]
     if all([w == winners[0] for w in winners]):
@@ -596,7 +596,7 @@ def kaboot_value(readings: Readings, game: Game) -> int:
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:240.
+    Spec: spec/scoring.baloot:242.
     """
     if readings.kaboot in ("flat_44", "flat_44_with_projects_and_raises"):
         # flat_44: 44 points in sun and hokum, 88 if the face-up card was an ace; no projects or
@@ -637,7 +637,7 @@ def kaboot_result(
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:253.
+    Spec: spec/scoring.baloot:255.
     """
     base = [kaboot_value(readings, game) if t == team else 0 for t in cards_rules.teams()]
     own = [projects[t] if t == team else 0 for t in cards_rules.teams()]
@@ -684,7 +684,7 @@ def gahwa_points(
     GAME.2: A team wins the game when it reaches 152 points, or outright when it wins a round
         that was declared gahwa.
 
-    Spec: spec/scoring.baloot:270.
+    Spec: spec/scoring.baloot:272.
     """
     if level != RaiseLevel.GAHWA_DECLARED:
         return earned
@@ -717,7 +717,7 @@ def score_round(readings: Readings, game: Game) -> RoundResult:
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
 
-    Spec: spec/scoring.baloot:280.
+    Spec: spec/scoring.baloot:282.
     """
     contract = game.contract
     mode = known(contract).kind

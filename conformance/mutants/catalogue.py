@@ -473,7 +473,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "Under A4 more_points_app_ties, a tie in points in a raised hokum round is judged as in "
         "an unraised one, by the bunts, instead of being lost by the doubler's team.",
         "scoring.baloot",
-        "      if raised { return doubler_team != bidder_team }\n",
+        "        if raised { return doubler_team != bidder_team }\n",
         "",
         pins=(("bidder_success", "more_points_app_ties"),),
     ),
@@ -483,8 +483,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "Under A4 more_points_app_ties, a sun tie in points and in bunts fails the bidder "
         "instead of being split.",
         "scoring.baloot",
-        "      if mode == sun { return bunts[bidder_team] >= bunts[other] }",
-        "      if mode == sun { return bunts[bidder_team] > bunts[other] }",
+        "        if mode == sun { return bunts[bidder_team] >= bunts[other] }",
+        "        if mode == sun { return bunts[bidder_team] > bunts[other] }",
         pins=(("bidder_success", "more_points_app_ties"),),
     ),
     Mutant(
