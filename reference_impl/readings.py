@@ -31,28 +31,29 @@ BidderSuccess: TypeAlias = Literal[
     "more_than_half_bunts",
     "half_bunts_or_more",
     "half_points_or_more",
+    "more_points_app_ties",
 ]
 
 # A5: How the two teams' bunts become round points.
-# Spec: spec/variants.baloot:53.
+# Spec: spec/variants.baloot:55.
 Rounding: TypeAlias = Literal["each_team", "bidder_takes_rest", "adjusted_to_total"]
 
 # A6: Whether project values are bunts or round points.
-# Spec: spec/variants.baloot:64.
+# Spec: spec/variants.baloot:66.
 ProjectUnits: TypeAlias = Literal["bunts_before_rounding", "points_after_rounding"]
 
 # A7: Which declared projects score.
-# Spec: spec/variants.baloot:73.
+# Spec: spec/variants.baloot:75.
 ScoringProjects: TypeAlias = Literal["all_declared", "best_team_only"]
 
 # A8: What happens to projects when the bidder fails.
-# Spec: spec/variants.baloot:82.
+# Spec: spec/variants.baloot:84.
 ProjectsOnFailure: TypeAlias = Literal[
     "maximum_only", "maximum_and_all_projects", "maximum_and_own_projects"
 ]
 
 # A9: What a team scores for winning every trick.
-# Spec: spec/variants.baloot:93.
+# Spec: spec/variants.baloot:95.
 Kaboot: TypeAlias = Literal[
     "flat_44",
     "sun_44_hokum_25",
@@ -62,7 +63,7 @@ Kaboot: TypeAlias = Literal[
 ]
 
 # A10: When a raised round is locked.
-# Spec: spec/variants.baloot:108.
+# Spec: spec/variants.baloot:110.
 LockedRound: TypeAlias = Literal[
     "double_and_four",
     "any_raise",
@@ -72,13 +73,13 @@ LockedRound: TypeAlias = Literal[
 ]
 
 # A11: Which raises sun allows, and where the 100-point gate lies.
-# Spec: spec/variants.baloot:123.
+# Spec: spec/variants.baloot:125.
 SunRaises: TypeAlias = Literal[
     "gate_strict_all", "gate_inclusive_all", "gate_strict_no_gahwa", "gate_strict_double_only"
 ]
 
 # A12: What a raise multiplies.
-# Spec: spec/variants.baloot:136.
+# Spec: spec/variants.baloot:138.
 Multipliers: TypeAlias = Literal[
     "points_only",
     "points_and_projects",
@@ -87,11 +88,11 @@ Multipliers: TypeAlias = Literal[
 ]
 
 # A13: What a gahwa round decides.
-# Spec: spec/variants.baloot:149.
+# Spec: spec/variants.baloot:151.
 Gahwa: TypeAlias = Literal["round_decides_game", "worth_152"]
 
 # A14: Who may call ashkal, when, and who is the bidder after it.
-# Spec: spec/variants.baloot:158.
+# Spec: spec/variants.baloot:160.
 Ashkal: TypeAlias = Literal[
     "third_fourth_any_session",
     "third_fourth_first_session",
@@ -100,53 +101,53 @@ Ashkal: TypeAlias = Literal[
 ]
 
 # A15: What a player unable to follow suit must play in hokum.
-# Spec: spec/variants.baloot:171.
+# Spec: spec/variants.baloot:173.
 VoidInHokum: TypeAlias = Literal["any_card", "must_trump", "must_trump_unless_partner_wins"]
 
 # A16: Who leads the first trick.
-# Spec: spec/variants.baloot:182.
+# Spec: spec/variants.baloot:184.
 FirstLeader: TypeAlias = Literal["bid_winner", "dealer_right"]
 
 # A17: What a sequence of six, seven or eight cards is.
-# Spec: spec/variants.baloot:191.
+# Spec: spec/variants.baloot:193.
 LongSequence: TypeAlias = Literal["hundred_only", "hundred_and_rest"]
 
 # A18: Whether the hokum king and queen may count for baloot while in another project.
-# Spec: spec/variants.baloot:200.
+# Spec: spec/variants.baloot:202.
 BalootOverlap: TypeAlias = Literal["exclusive", "overlap_allowed", "hundred_cancels"]
 
 # A19: What happens when both teams reach 152 in the same round.
-# Spec: spec/variants.baloot:211.
+# Spec: spec/variants.baloot:213.
 BothReachTarget: TypeAlias = Literal["higher_total_wins", "bidder_team_wins"]
 
 # A20: Who deals after everyone passes twice.
-# Spec: spec/variants.baloot:220.
+# Spec: spec/variants.baloot:222.
 RedealDealer: TypeAlias = Literal["same_dealer", "next_dealer"]
 
 # A21: Whether four 9s, 8s or 7s are a project.
-# Spec: spec/variants.baloot:229.
+# Spec: spec/variants.baloot:231.
 LowFourOfAKind: TypeAlias = Literal["no_project", "nines_hundred"]
 
 # A22: Whether four aces in hokum may be claimed as four hundred. (The other half of A22 in the
 # rules notes, gahwa in sun, is a question of which raises sun allows: A11 answers it, with
 # gahwa in sun under gate_strict_all and gate_inclusive_all, and without it under
 # gate_strict_no_gahwa and gate_strict_double_only.)
-# Spec: spec/variants.baloot:238.
+# Spec: spec/variants.baloot:240.
 AcesInHokum: TypeAlias = Literal["hundred", "four_hundred"]
 
 # A23: Whether a player following a hokum lead must beat the trumps already in the trick.
-# Spec: spec/variants.baloot:254.
+# Spec: spec/variants.baloot:256.
 TrumpLead: TypeAlias = Literal["any_trump", "must_overtrump", "must_overtrump_opponent"]
 
 # A24: In a raised round the bidding team wins, who takes the multiplied points.
-# Spec: spec/variants.baloot:265.
+# Spec: spec/variants.baloot:267.
 RaisedShare: TypeAlias = Literal["each_keeps_share", "winner_takes_all"]
 
 # A25: What forbids ashkal to a player whose seat and session A14 allow. A variant of its own,
 # not more readings of A14: the limits are independent of the seats, the sessions and the
 # bidder that A14 reads, so A14's four readings times these four would make sixteen readings of
 # one variant, every one of them a reading some engine might pair.
-# Spec: spec/variants.baloot:274.
+# Spec: spec/variants.baloot:276.
 AshkalLimits: TypeAlias = Literal["unlimited", "no_ace", "not_after_pass", "no_ace_not_after_pass"]
 
 
@@ -291,6 +292,7 @@ VARIANTS: dict[str, tuple[str, ...]] = {
         "more_than_half_bunts",
         "half_bunts_or_more",
         "half_points_or_more",
+        "more_points_app_ties",
     ),
     "rounding": ("each_team", "bidder_takes_rest", "adjusted_to_total"),
     "project_units": ("bunts_before_rounding", "points_after_rounding"),
@@ -411,7 +413,7 @@ PROFILES: dict[str, Readings] = {
         sequence_order="natural",
         sun_overcall="earlier_seat_priority",
         hokum_answer="all_others",
-        bidder_success="more_than_half_bunts",
+        bidder_success="more_points_app_ties",
         rounding="bidder_takes_rest",
         project_units="points_after_rounding",
         scoring_projects="best_team_only",

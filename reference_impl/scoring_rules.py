@@ -481,9 +481,15 @@ def bidder_succeeds(
     bidder_team: int,
     points: list[int],
     bunts: list[int],
+    plain: list[int],
+    raised: bool,
+    doubler_team: int,
 ) -> bool:
     """Whether the bidding team succeeded (A4): sun asks 'more than 13 points', hokum 'more than
-    8'.
+    8'. Under more_points_app_ties the points without baloot (`plain`) are compared first, and a
+    tie in them is decided by the bunts, by the mode, and in a `raised` round by the doubler's
+    team; a sun tie split by the app is a round the bidder does not fail, each team keeping its
+    own points.
 
     SCORE.9: With the points worked out, the bidding team's success is judged: in sun it
         succeeds if it scored more than 13 points than the other team, in hokum if it has more than
@@ -513,6 +519,21 @@ def bidder_succeeds(
         # half_bunts_or_more: The bidder's bunts, projects included, are at least the other team's;
         #     a tie succeeds.
         return bunts[bidder_team] >= bunts[other]
+    elif readings.bidder_success == "more_points_app_ties":
+        # more_points_app_ties: The teams' points of the unraised round, baloot set aside, are
+        #     compared: more succeeds, fewer fails. On a tie in points the teams' bunts with their
+        #     projects, baloot included, decide: in sun the bidder fails only with fewer (a tie in
+        #     bunts too is split: the bidder does not fail and each team keeps its own points); in
+        #     a raised hokum round the doubler's team loses the tie, and the doubler is always of
+        #     the other team, so the bidder succeeds; in an unraised hokum round the bidder
+        #     succeeds only with more bunts, and fails on a tie.
+        if plain[bidder_team] == plain[other]:
+            if mode == Mode.SUN:
+                return bunts[bidder_team] >= bunts[other]
+            if raised:
+                return doubler_team != bidder_team
+            return bunts[bidder_team] > bunts[other]
+        return plain[bidder_team] > plain[other]
     else:
         raise UnknownReading("bidder_success", readings.bidder_success)
 
@@ -531,7 +552,7 @@ def failure_points(
     SCORE.10: If the bidding team fails, the other team scores the maximum, 26 points in sun or
         16 in hokum, and the bidding team scores nothing.
 
-    Spec: spec/scoring.baloot:207.
+    Spec: spec/scoring.baloot:215.
     """
     other = cards_rules.other_team(bidder_team)
     maximum = SUN_FAILURE_POINTS if mode == Mode.SUN else HOKUM_FAILURE_POINTS
@@ -560,7 +581,7 @@ def kaboot_team(game: Game) -> int | None:
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:228.
+    Spec: spec/scoring.baloot:236.
     """
     winners = [cards_rules.team_of(t.winner) for t in game.tricks]
     if all([w == winners[0] for w in winners]):
@@ -575,7 +596,7 @@ def kaboot_value(readings: Readings, game: Game) -> int:
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:234.
+    Spec: spec/scoring.baloot:242.
     """
     if readings.kaboot in ("flat_44", "flat_44_with_projects_and_raises"):
         # flat_44: 44 points in sun and hokum, 88 if the face-up card was an ace; no projects or
@@ -616,7 +637,7 @@ def kaboot_result(
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:247.
+    Spec: spec/scoring.baloot:255.
     """
     base = [kaboot_value(readings, game) if t == team else 0 for t in cards_rules.teams()]
     own = [projects[t] if t == team else 0 for t in cards_rules.teams()]
@@ -663,7 +684,7 @@ def gahwa_points(
     GAME.2: A team wins the game when it reaches 152 points, or outright when it wins a round
         that was declared gahwa.
 
-    Spec: spec/scoring.baloot:264.
+    Spec: spec/scoring.baloot:272.
     """
     if level != RaiseLevel.GAHWA_DECLARED:
         return earned
@@ -696,7 +717,7 @@ def score_round(readings: Readings, game: Game) -> RoundResult:
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
 
-    Spec: spec/scoring.baloot:274.
+    Spec: spec/scoring.baloot:282.
     """
     contract = game.contract
     mode = known(contract).kind
@@ -709,6 +730,17 @@ def score_round(readings: Readings, game: Game) -> RoundResult:
     projects = [projects_rules.team_project_value(scoring, t, mode) for t in cards_rules.teams()]
     baloots = [projects_rules.team_baloot_value(scoring, t, mode) for t in cards_rules.teams()]
     converted = round_points(readings, mode, bunts, projects, baloots, 1, bidder_team)
+    plain = round_points(
+        readings,
+        mode,
+        bunts,
+        [projects[t] - baloots[t] for t in cards_rules.teams()],
+        [0, 0],
+        1,
+        bidder_team,
+    )
+    raised = game.multiplier > 1
+    doubler_team = cards_rules.other_team(bidder_team)
     sweep = kaboot_team(game)
     success = (
         sweep == bidder_team
@@ -719,6 +751,9 @@ def score_round(readings: Readings, game: Game) -> RoundResult:
             bidder_team,
             converted,
             bunts_with_projects(readings, mode, bunts, projects),
+            plain,
+            raised,
+            doubler_team,
         )
     )
     round_winner = bidder_team if success else cards_rules.other_team(bidder_team)

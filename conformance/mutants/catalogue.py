@@ -490,6 +490,26 @@ MUTANTS: tuple[Mutant, ...] = (
         "margin_points { return points[bidder_team] - points[other] >= margin }",
     ),
     Mutant(
+        "app_tie_ignores_the_double",
+        "SCORE.9",
+        "Under A4 more_points_app_ties, a tie in points in a raised hokum round is judged as in "
+        "an unraised one, by the bunts, instead of being lost by the doubler's team.",
+        "scoring.baloot",
+        "        if raised { return doubler_team != bidder_team }\n",
+        "",
+        pins=(("bidder_success", "more_points_app_ties"),),
+    ),
+    Mutant(
+        "app_sun_tie_fails",
+        "SCORE.9",
+        "Under A4 more_points_app_ties, a sun tie in points and in bunts fails the bidder "
+        "instead of being split.",
+        "scoring.baloot",
+        "        if mode == sun { return bunts[bidder_team] >= bunts[other] }",
+        "        if mode == sun { return bunts[bidder_team] > bunts[other] }",
+        pins=(("bidder_success", "more_points_app_ties"),),
+    ),
+    Mutant(
         "failure_keeps_bidder_points",
         "SCORE.10",
         "When the bidder fails, the bidding team still adds its own points.",

@@ -3,7 +3,8 @@ and moved by one point in generated mutants that the pack kills.
 
 The expected boundaries are worked out from the rules: RAISE.3 gates sun raises at 100
 (A11: above/below, or at-or-above/at-or-below); SCORE.9 asks more than 13 points in sun
-and 8 in hokum (A4 says of what); END.1 ends the game at 152; A19 compares the two
+and 8 in hokum (A4 says of what; more_points_app_ties compares the teams' points, baloot
+aside, and breaks a tie by their bunts); END.1 ends the game at 152; A19 compares the two
 totals; SCORE.11's kaboot is every trick of the round.
 """
 
@@ -56,6 +57,7 @@ def test_the_known_boundaries_are_found_with_their_values_and_sides() -> None:
         ("bidder_succeeds", ("half_points_or_more",), 8, BIDDER),
         ("bidder_succeeds", ("more_than_half_bunts",), 0, BOTH_TEAMS),
         ("bidder_succeeds", ("half_bunts_or_more",), 0, BOTH_TEAMS),
+        ("bidder_succeeds", ("more_points_app_ties",), 0, BOTH_TEAMS),
         ("kaboot_team", (), None, BIDDER), ("kaboot_team", (), None, OTHER),
     }
     assert found == expected
@@ -129,7 +131,12 @@ def test_each_boundary_gives_mutants_that_patch_the_spec_once() -> None:
     assert "theirs < sun_raise_gate + 1" in gate.new and "own > sun_raise_gate and" in gate.new
     assert gate.pins == (("sun_raises", "gate_strict_all"),)
     equivalent = [m.name for m in mutants if m.equivalent]
-    assert equivalent == ["boundary_game_winner_higher_total_wins_team0_team1_gt_down"]
+    assert equivalent == [
+        "boundary_game_winner_higher_total_wins_team0_team1_gt_down",
+        # a sun bunt difference is always even; the points' `>` comes after their `==`
+        "boundary_bidder_succeeds_more_points_app_ties_bidder_other_ge_down",
+        "boundary_bidder_succeeds_more_points_app_ties_bidder_other_plain_gt_down",
+    ]
 
 
 @pytest.mark.parametrize("name", [

@@ -125,9 +125,9 @@ def test_a_case_holding_under_no_choice_of_pins_is_not_fixed() -> None:
 
 def test_dropping_pins_one_at_a_time_keeps_what_they_need_together() -> None:
     # Fails only under federation's A4 and A5 readings together. Each pin alone is needless;
-    # with A4 dropped, federation's more_than_half_bunts is played, so A5 must then leave
+    # with A4 dropped, federation's more_points_app_ties is played, so A5 must then leave
     # out bidder_takes_rest.
-    checker = RuledChecker(lambda _, r: not (r["bidder_success"] == "more_than_half_bunts"
+    checker = RuledChecker(lambda _, r: not (r["bidder_success"] == "more_points_app_ties"
                                              and r["rounding"] == "bidder_takes_rest"))
     fix = minimal_pins(checker, ruled_case(bidder_success="margin_points",
                                            rounding="each_team"))

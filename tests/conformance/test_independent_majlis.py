@@ -1,7 +1,7 @@
 """The case pack judges majlis, an engine written apart from the reference.
 
 majlis (independent_engines/majlis.py) declares the federation profile with
-six readings moved off it, and no raises and no declaration step. Run
+seven readings moved off it, and no raises and no declaration step. Run
 clean, the pack must pass it; run with one planted rule break (`--bug NAME`),
 the pack must fail it, only in cases the clean engine passes, and in at least one
 case about the broken rule.

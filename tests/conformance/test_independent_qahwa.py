@@ -2,7 +2,7 @@
 
 qahwa (independent_engines/qahwa.py) keeps its game as an event log folded
 into immutable snapshots, with its rules as tables. It declares the federation
-profile with six readings moved off it and many more it can be asked for, and
+profile with seven readings moved off it and many more it can be asked for, and
 no ashkal, no gahwa and no pass-only turns. Run clean, the pack must pass it
 but for the cases of SUITE_FAULTS, which fail for a fault of the pack (they are
 run as expected failures); run with one planted rule break (`--bug NAME`), the

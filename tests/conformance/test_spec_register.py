@@ -161,10 +161,13 @@ def test_the_register_holds_each_choice_with_its_evidence_status() -> None:
     # A3: the Jawaker page now sources the federation's pick; A19 an engine's profile
     assert evidence["federation"]["hokum_answer"]["for"][0].startswith("Jawaker rules page")
     assert evidence["federation"]["both_reach_target"]["status"] == "confirmed"
-    # A4: the app ties a sun round, which no reading of the register does yet
+    # A4: the app's ties (a sun tie split, a raised hokum tie lost by the doubler) are now
+    # a reading, the federation's pick; the validator's earlier 'best fit' is against it
     success = evidence["federation"]["bidder_success"]
+    assert checked_in()["profiles"]["federation"]["bidder_success"] == "more_points_app_ties"
     assert success["status"] == "contested" and success["disagree"]
-    assert None in [a["reading"] for a in success["against"]]
+    assert [a["reading"] for a in success["against"]] == ["more_than_half_bunts"]
+    assert checked_in()["profiles"]["literal"]["bidder_success"] == "margin_points"
     # A8, A11, A14: contested, as the sources read again say
     for variant in ("projects_on_failure", "sun_raises", "ashkal"):
         assert evidence["federation"][variant]["status"] == "contested", variant

@@ -1,7 +1,9 @@
 """Readings of the game as played that the register gained from its sources, worked by
 hand: A12 points_and_projects_capped (the projects doubled at most); A25 ashkal_limits (no
 ashkal on a face-up ace, none after a pass); A10 each_raiser_chooses (the tripler and the
-quadrupler call their raise closed or open too, gahwa always open)."""
+quadrupler call their raise closed or open too, gahwa always open); A4 more_points_app_ties
+(the ties of the Kammelna app: a sun tie split, a raised hokum tie lost by the doubler, an
+unraised one by the bidder)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,12 @@ from engine_helpers import TWO_OF_EACH, play, plays, start, with_totals
 from baloot.reference_impl import IllegalAction
 from baloot.reference_impl.definitions import Mode
 from baloot.reference_impl.readings import PROFILES
-from baloot.reference_impl.scoring_rules import failure_points, round_points
+from baloot.reference_impl.scoring_rules import (
+    bidder_succeeds,
+    failure_points,
+    round_points,
+    success_points,
+)
 
 LITERAL = PROFILES["literal"]
 
@@ -227,3 +234,63 @@ def test_sun_raises_stay_plain() -> None:
     assert game.legal_actions() == ["pass", "four"]
     play(game, "four")
     assert game.state.locked is False
+
+
+# ---- A4: the app's ties (more_points_app_ties, SCORE.9) ----------------------------------------
+
+APP_TIES = dataclasses.replace(LITERAL, bidder_success="more_points_app_ties")
+
+
+def test_a_sun_tie_is_split() -> None:
+    """Sun, team 0 bids, 65 bunts to 65 (130 with the last trick). SCORE.7: 65 ends in 5, so
+    65 x 2 / 10 = 13 points each: a tie in points, and in bunts. The app splits it: the bidder
+    does not fail, and each team keeps its own 13 (SCORE.9, no SCORE.10 maximum). With a bunt
+    fewer on the same tie in points the bidder fails; under more_than_half_bunts a tie fails."""
+    points = round_points(APP_TIES, Mode.SUN, [65, 65], [0, 0], [0, 0], 1, 0)
+    assert points == [13, 13]
+    assert bidder_succeeds(APP_TIES, Mode.SUN, 0, points, [65, 65], points, False, 1)
+    assert success_points(APP_TIES, Mode.SUN, [65, 65], [0, 0], [0, 0], 1, 0) == [13, 13]
+    assert not bidder_succeeds(APP_TIES, Mode.SUN, 0, points, [64, 66], points, False, 1)
+    assert bidder_succeeds(APP_TIES, Mode.SUN, 0, points, [66, 64], points, False, 1)
+    old = dataclasses.replace(APP_TIES, bidder_success="more_than_half_bunts")
+    assert not bidder_succeeds(old, Mode.SUN, 0, points, [65, 65], points, False, 1)
+
+
+def test_a_doubled_hokum_tie_is_lost_by_the_doubler() -> None:
+    """Hokum, team 0 bids, 80 bunts to 82. SCORE.8: 80 -> 8, 82 -> 8.2 -> 8: a tie in points,
+    the bidder two bunts fewer. Doubled by seat 1 (team 1, the only team that doubles,
+    RAISE.1): the doubler's team loses the tie and the bidder succeeds, each team then keeping
+    8 x 2 = 16 (A24 each_keeps_share). Were the doubler of the bidder's team, it would lose."""
+    points = round_points(APP_TIES, Mode.HOKUM, [80, 82], [0, 0], [0, 0], 1, 0)
+    assert points == [8, 8]
+    assert bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [80, 82], points, True, 1)
+    assert bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [81, 81], points, True, 1)
+    assert success_points(APP_TIES, Mode.HOKUM, [80, 82], [0, 0], [0, 0], 2, 0) == [16, 16]
+    assert not bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [82, 80], points, True, 0)
+    old = dataclasses.replace(APP_TIES, bidder_success="more_than_half_bunts")
+    assert not bidder_succeeds(old, Mode.HOKUM, 0, points, [80, 82], points, True, 1)
+
+
+def test_an_unraised_hokum_tie() -> None:
+    """The same tie in points, unraised (no doubler): the bidder succeeds only with more bunts,
+    82 to 80; at 81 to 81 ('exactly half') and at 80 to 82 it fails, and the other team takes
+    the 16 of SCORE.10."""
+    points = [8, 8]
+    assert bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [82, 80], points, False, 1)
+    assert not bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [81, 81], points, False, 1)
+    assert not bidder_succeeds(APP_TIES, Mode.HOKUM, 0, points, [80, 82], points, False, 1)
+    assert failure_points(APP_TIES, Mode.HOKUM, [0, 0], [0, 0], 1, 0) == [0, 16]
+
+
+def test_baloot_is_set_aside_from_the_points_compared() -> None:
+    """Hokum, A6 points_after_rounding, team 0 bids with a baloot: 75 bunts to 87. SCORE.8:
+    75 -> 7.5 -> 7 (an exact .5 dropped), 87 -> 8.7 -> 9. With the baloot's 2 the points are
+    9 to 9, but the app compares them without it, 7 to 9: the bidder fails. more_than_half_bunts
+    counts the baloot's 20 bunts, 95 to 87, and the bidder succeeds."""
+    readings = dataclasses.replace(APP_TIES, project_units="points_after_rounding")
+    with_baloot = round_points(readings, Mode.HOKUM, [75, 87], [2, 0], [2, 0], 1, 0)
+    plain = round_points(readings, Mode.HOKUM, [75, 87], [0, 0], [0, 0], 1, 0)
+    assert with_baloot == [9, 9] and plain == [7, 9]
+    assert not bidder_succeeds(readings, Mode.HOKUM, 0, with_baloot, [95, 87], plain, False, 1)
+    old = dataclasses.replace(readings, bidder_success="more_than_half_bunts")
+    assert bidder_succeeds(old, Mode.HOKUM, 0, with_baloot, [95, 87], plain, False, 1)

@@ -128,10 +128,16 @@ def test_hokum_round_federation() -> None:
     # A5 bidder_takes_rest: team 1's 72 -> 7, team 0 gets 16 - 7 = 9; A6 points after
     # rounding: team 1 adds its baloot, 2.
     assert r["points"] == [9, 9]
-    # A4 more_than_half_bunts: team 0 has 90; team 1 72 + 2 points x 10 bunts = 92. Failure.
-    assert r["success"] is False
+    # A4 more_points_app_ties: the points compared without the baloot, 9 to 7: the bidding
+    # team has more, and succeeds (under more_than_half_bunts, team 0's 90 bunts against
+    # team 1's 72 + 2 points x 10 = 92 fail it: the baloot decides there).
+    assert r["success"] is True
+    # each team keeps its own points, team 1's baloot among them: 9 and 7 + 2.
+    assert r["added"] == [9, 9]
+    old = start(TWO_OF_EACH, profile="federation", bidder_success="more_than_half_bunts")
+    play(old, *HOKUM_BID, "pass", "pass", *HOKUM_TRICKS)
     # A8 maximum_and_all_projects: 16 + the baloot 2 to team 1.
-    assert r["added"] == [0, 18]
+    assert result(old)["success"] is False and result(old)["added"] == [0, 18]
 
 
 def test_locked_round_refuses_a_trump_lead() -> None:

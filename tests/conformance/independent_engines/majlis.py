@@ -1,8 +1,8 @@
 """majlis: an independent Baloot engine behind the JSON-lines protocol of
 conformance/PROTOCOL.md, written from the rules alone.
 
-It plays the federation profile with six readings moved off it (OVERRIDES),
-three of them (A15, A23, and A25, a variant it predates) where the pack moved
+It plays the federation profile with seven readings moved off it (OVERRIDES),
+four of them (A15, A23, A25, a variant it predates, and A4) where the pack moved
 the profile from under it,
 without raises and without a declaration step (CAPABILITIES), and does not ask
 a player whose only call would be `pass`.
@@ -37,6 +37,10 @@ OVERRIDES = {
     # face-up card and after a pass alike (may_call_ashkal), which the federation profile
     # now limits; the engine says what it plays
     "ashkal_limits": "unlimited",
+    # written when the federation profile read A4 as more_than_half_bunts (a tie in bunts
+    # fails: _succeeded in majlis_scoring.py); the profile now reads the app's ties
+    # (more_points_app_ties), and the engine says what it plays
+    "bidder_success": "more_than_half_bunts",
 }
 # The federation profile's readings (pack 0.5) of the variants this engine's rules depend on.
 FEDERATION = {

@@ -4,8 +4,8 @@ The game is an event log: `start`, each accepted action and each `deal` is an
 event, and every reply reads the snapshot the log folds to (qahwa_fold.py);
 the rules' numbers and readings are tables (qahwa_tables.py).
 
-It plays the federation profile with six readings moved off it (OVERRIDES, one of
-them A12, where pack 0.8 moved the profile from under it),
+It plays the federation profile with seven readings moved off it (OVERRIDES, two of
+them A12 and A4, where the pack moved the profile from under it),
 can be asked for the other readings listed in READINGS, and leaves out ashkal,
 the gahwa (a four ends the raising) and pass-only turns (a player who could
 only pass is not asked).
@@ -40,6 +40,10 @@ OVERRIDES = {
     # written against pack 0.7, whose federation profile read A12 so; pack 0.8's caps the
     # projects at x2, and the engine says what it plays
     "multipliers": "points_and_projects_but_baloot",
+    # written when the federation profile read A4 as more_than_half_bunts (its tables'
+    # FEDERATION); the profile now reads the app's ties (more_points_app_ties), which the
+    # engine does not implement, and the engine says what it plays
+    "bidder_success": "more_than_half_bunts",
 }
 # every reading a `start` may ask for, variant by variant (the played one among them)
 READINGS = {
