@@ -124,7 +124,9 @@ def _summary(console: Console, found: list[Derivation], seconds: float) -> None:
         f"{len(found)} hand-worked case(s), {len(pinned)} with readings left out by their pins: "
         f"{sum(d.combinations for d in pinned)} combination(s), "
         f"{sum(d.played for d in pinned)} played, "
-        f"{sum(d.illegal for d in pinned)} where the script does not play through, "
+        f"{sum(d.parted for d in pinned)} where the readings part ways with the script "
+        "(a script-only alternative), "
+        f"{sum(d.illegal for d in pinned)} where it does not play through, "
         f"{sum(d.capped for d in pinned)} past the cap of {MAX_COMBINATIONS} per case "
         f"({len(capped)} case(s)); {sum(len(d.alternatives) for d in found)} alternative(s) "
         f"in {seconds:.1f} s", highlight=False)

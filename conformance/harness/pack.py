@@ -97,6 +97,9 @@ class Alternative:
     expect: dict[str, Any] | None = None
     then: list[RoundScript] | None = None
     capabilities: tuple[str, ...] | None = None
+    # played to the end of `actions` and no further: no `then`, no check of the kind
+    # (CASES.md: where the readings part ways with the case's script)
+    script_only: bool = False
 
     def describe(self) -> str:
         """`variant=reading, variant=a|b`: the readings it is for."""
@@ -127,6 +130,9 @@ class Case:
     # the expectations under other readings of the pinned variants, in the order a runner
     # tries them when the engine does not implement the case's own pins
     alternatives: tuple[Alternative, ...] = ()
+    # an alternative that stops where its readings part ways with the script: the runner
+    # plays `actions` alone, with no further rounds and no check of the kind
+    script_only: bool = False
 
     def alternative(self, index: int) -> Case:
         """The case as its alternative `index` plays it: that alternative's pins, script,
@@ -141,6 +147,7 @@ class Case:
             then=self.then if alt.then is None else alt.then,
             capabilities=self.capabilities if alt.capabilities is None else alt.capabilities,
             alternatives=(),
+            script_only=alt.script_only,
         )
 
     @property
@@ -259,6 +266,7 @@ def alternative_from_json(raw: dict[str, Any]) -> Alternative:
         expect=dict(raw["expect"]) if "expect" in raw else None,
         then=_rounds(raw["then"]) if "then" in raw else None,
         capabilities=tuple(raw["capabilities"]) if "capabilities" in raw else None,
+        script_only=raw.get("script_only", False),
     )
 
 
@@ -284,6 +292,7 @@ def case_from_json(raw: dict[str, Any], file: str) -> Case:
         origin=raw.get("origin", HAND_WORKED),
         capabilities=tuple(raw.get("capabilities", ())),
         alternatives=tuple(alternative_from_json(a) for a in raw.get("alternatives", ())),
+        script_only=raw.get("script_only", False),
     )
 
 

@@ -271,6 +271,9 @@ def _replay(case: Case, readings: dict[str, str], *,
     replayer.note_state()
     out = Replay()
     out.steps.append(replayer.run(case.actions, until_play=turns_only and not case.then))
+    if case.script_only:  # an alternative that stops where its readings part ways
+        out.needs = replayer.needs
+        return game, out
     for index, script in enumerate(case.then):
         try:
             game.deal(list(script.deck))

@@ -10,10 +10,14 @@ each, the case's script is played on the in-process reference engine, the other
 variants in the first profile's readings, the runner's own steps (seats, `repeat`,
 `if_asked`), and the value at every check the case has is recorded: each inline
 `expect_*` step, each further round's `result`, and the top-level `expect`, each cut to
-the fields the case's own check names (a legal set in full). A combination under which
-the script does not play through (a scripted action refused, another seat asked, an
-illegal case's action accepted) gets no alternative: there the case is skipped as
-before. A run reads only some variants (`pins_trace`): a combination that agrees, on
+the fields the case's own check names (a legal set in full). Under a combination where
+the readings part ways with the script (another seat asked, a scripted action not in the
+legal set, an illegal case's action in it), the run stops there and records the legal
+reply: the alternative is the script up to that step, then an `expect_legal` of that
+reply, marked `script_only` (the runner plays it and stops: no further rounds, no check
+of the kind). A script that parts in a further round (`then`) or inside a `repeat`, or
+breaks otherwise, gets no alternative: there the case is skipped as before. A run reads
+only some variants (`pins_trace`): a combination that agrees, on
 the pinned variants an earlier run read, with that run is that run, and is not played
 again.
 
@@ -98,6 +102,8 @@ DOUBLE_FORMS: dict[str, dict[str, str]] = {
 MAX_COMBINATIONS = 192
 
 _MISSING = "<missing>"  # what `project_onto` writes for a field the engine did not send
+# The record of where the readings part ways with the script: PARTED + the step's place.
+PARTED = "parted@"
 
 Point = tuple[str, ...]  # a reading for each pinned variant, in the register's order
 Cube = tuple[tuple[str, ...], ...]  # readings for each pinned variant
@@ -115,6 +121,28 @@ class _Recorder(Runner):
         super().__init__(*args, **kwargs)
         self.records: list[tuple[str, str, Any]] = []  # (where, what, value)
         self.double_form: dict[str, str] | None = None  # hokum raises' forms to play (A10)
+        self.parted = False  # the run stopped where the readings part ways with the script
+
+    def _part_if_not_legal(self, seat: int, action: str, where: str) -> None:
+        """Where the script's next action is not the engine's to take (another seat asked,
+        the action not in the legal set), the readings part ways with the script."""
+        legal = self._legal()
+        if legal["player"] != seat or action not in legal["actions"]:
+            self._part(legal, where)
+
+    def _check_illegal(self, expect: dict[str, Any]) -> None:
+        """Where the illegal case's action is legal, the readings part ways with it."""
+        legal = self._legal()
+        if expect["action"] in legal["actions"]:
+            self._part(legal, "expect")
+        super()._check_illegal(expect)
+
+    def _part(self, legal: dict[str, Any], where: str) -> None:
+        """Record the legal reply where the readings part ways with the script, and stop."""
+        self.records.append((PARTED + where, "parted",
+                             {"player": legal["player"], "actions": sorted(legal["actions"])}))
+        self.parted = True
+        raise CaseFailed(f"{where}: the readings part ways with the script here")
 
     def _apply_as(self, seat: int, action: str, where: str) -> None:
         # A hokum double is `double` under some A10 readings and `double closed` (the double
@@ -126,6 +154,7 @@ class _Recorder(Runner):
             if isinstance(contract, dict) and contract.get("kind") == "hokum":
                 action = self.double_form[action]
                 self.records.append((where, "action", seated(seat, action)))
+        self._part_if_not_legal(seat, action, where)
         super()._apply_as(seat, action, where)
 
     def _record(self, where: str, value: Any, what: str = "subset") -> None:
@@ -175,6 +204,7 @@ class Derivation:
     played: int = 0  # combinations played (the rest: capped, or the same run as another)
     capped: int = 0  # combinations left out by MAX_COMBINATIONS
     illegal: int = 0  # combinations under which the script does not play through
+    parted: int = 0  # of the others, those under which the script stops where they part
     dropped: list[str] = field(default_factory=list)  # alternatives that failed the check
 
 
@@ -232,14 +262,16 @@ def _record(checker: PinChecker, recorder: _Recorder, case: Case, readings: dict
     noting.forget()
     noting.noting = True
     recorder.records = []
+    recorder.parted = False
     recorder.double_form = DOUBLE_FORMS.get(readings.get(DOUBLE_VARIANT, ""))
     try:
         outcome = recorder.run_case(probe)
     finally:
         noting.noting = False
         consulted = noting.forget()
-    if outcome.status != "passed":
-        return None, consulted
+    parted_in_rounds = recorder.parted and recorder.records[-1][0].startswith(PARTED + "then")
+    if (outcome.status != "passed" and not recorder.parted) or parted_in_rounds:
+        return None, consulted  # (a script that parts in a further round: none either)
     return tuple(recorder.records), consulted
 
 
@@ -314,6 +346,18 @@ def _replaced(raw: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _parted(raw: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """The script-only alternative of readings that part ways with the case's script: its
+    steps (each recorded check and raise form in place) up to where they part, then the
+    legal reply there as an `expect_legal` (CASES.md, "Alternatives")."""
+    ((key, legal),) = [(k, v) for k, v in values.items() if k.startswith(PARTED)]
+    where = key.removeprefix(PARTED)
+    before = {k: v for k, v in values.items() if k != key}
+    steps = _replaced(raw, before).get("actions", raw["actions"])
+    cut = len(steps) if where == "expect" else int(where.removeprefix("actions[")[:-1])
+    return {"actions": [*steps[:cut], {"expect_legal": legal}], "script_only": True}
+
+
 def _primary_values(raw: dict[str, Any]) -> dict[str, Any]:
     """Where -> the case's own expectation at each check, keyed as the recorder keys."""
     found: dict[str, Any] = {}
@@ -351,7 +395,7 @@ def _differences(records: Records, primary: dict[str, Any]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for where, what, value in records:
         own = primary.get(where)
-        if what == "action":  # a step played in another form
+        if what in ("action", "parted"):  # a step played in another form, or none
             same = False
         elif what == "legal":
             same = isinstance(own, dict) and sorted(own.get("actions", [])) == value[
@@ -396,6 +440,7 @@ def derive_case(checker: PinChecker, raw: dict[str, Any], file: str) -> Derivati
     order = list(raw.get("requires", {}))
     alternatives: dict[str, tuple[Cube, dict[str, Any]]] = {}
     playable: set[Point] = set()
+    parted: set[Point] = set()
     # From each profile in turn (the variants the case does not pin in its readings): an
     # expectation that depends on one of those is found from each side, pinned to it.
     for profile in register.profiles:
@@ -413,22 +458,29 @@ def derive_case(checker: PinChecker, raw: dict[str, Any], file: str) -> Derivati
             if records is None:
                 continue
             playable.add(point)
+            if records and records[-1][1] == "parted":
+                parted.add(point)
             values = _differences(records, primary)
             by_record.setdefault(json.dumps(values, sort_keys=True), (values, []))[1].append(
                 point)
         for values, group in by_record.values():
             for cube in _merge(group):
+                parts = (_parted(raw, values) if any(k.startswith(PARTED) for k in values)
+                         else _replaced(raw, values))
                 alt = {"origin": DERIVED,
-                       "requires": _pins_json(variants, cube, register, order),
-                       **_replaced(raw, values)}
+                       "requires": _pins_json(variants, cube, register, order), **parts}
                 checked = _checked(checker, raw, file, alt, profile)
                 if checked is None:
                     found.dropped.append(f"{json.dumps(alt['requires'])} (from {profile})")
                     continue
                 alternatives.setdefault(json.dumps(checked), (cube, checked))
     found.illegal = len(points) - len(playable)
+    found.parted = len(parted)
+    # those that play the whole case first: a runner takes the first that applies, and an
+    # engine implementing several readings is checked on the whole case where it can be
     ordered = sorted(alternatives.items(),
-                     key=lambda item: (_cube_order(item[1][0], variants, register), item[0]))
+                     key=lambda item: (bool(item[1][1].get("script_only")),
+                                       _cube_order(item[1][0], variants, register), item[0]))
     found.alternatives += [alt for _, (_, alt) in ordered]
     return found
 
@@ -441,7 +493,7 @@ def _cube_order(cube: Cube, variants: list[str], register: Register) -> tuple[An
                  for v, readings in zip(variants, cube, strict=True))
 
 
-_PARTS = ("capabilities", "actions", "then", "expect")
+_PARTS = ("capabilities", "actions", "then", "expect", "script_only")
 
 
 def _checked(checker: PinChecker, raw: dict[str, Any], file: str, alt: dict[str, Any],
@@ -452,7 +504,10 @@ def _checked(checker: PinChecker, raw: dict[str, Any], file: str, alt: dict[str,
     holds under no pins, or they fall inside the case's own."""
     register = checker.register
     as_case = {k: v for k, v in raw.items() if k != "alternatives"}
-    as_case.update({k: alt[k] for k in ("actions", "then", "expect") if k in alt})
+    as_case.update({k: alt[k] for k in ("actions", "then", "expect", "script_only")
+                    if k in alt})
+    if alt.get("script_only"):
+        as_case.pop("then", None)  # played no further than its script
     as_case["requires"] = alt["requires"]
     order = [*raw.get("requires", {}), *register.variants]
     pinned_profile = False

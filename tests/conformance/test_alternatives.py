@@ -79,6 +79,12 @@ def test_an_alternative_is_read_and_replaces_what_it_names(tmp_path: Path) -> No
     ({**EARLIER, "expect": {"result": {}}}, "'actions' is a required property"),
     ({**EARLIER, "then": [{"deck": [], "actions": []}]}, "should not be valid"),
     ({**EARLIER, "note": "why"}, "Additional properties are not allowed ('note'"),
+    # a script-only entry has its own script, and nothing after it
+    ({"origin": "derived", "requires": {"sun_overcall": "sun_ends_bidding"},
+      "script_only": True}, "'actions' is a required property"),
+    ({**EARLIER, "actions": ["0: sun"], "script_only": True}, "should not be valid"),
+    ({"origin": "derived", "requires": {"sun_overcall": "sun_ends_bidding"},
+      "actions": ["0: sun"], "script_only": False}, "True was expected"),
 ])
 def test_the_schema_refuses_a_bad_alternative(tmp_path: Path, alternative: dict[str, Any],
                                               message: str) -> None:
@@ -164,6 +170,33 @@ def test_an_engine_implementing_the_case_pins_plays_the_case(
     assert (case["status"], case["alternative"]) == ("passed", None)
 
 
+# Under sun_ends_bidding seat 0's sun ends the bidding; with no totals the sun raises'
+# gate is shut (RAISE.3), so the round goes straight to the play, seat 0 to lead.
+SUN_ENDS = {"origin": "derived", "requires": {"sun_overcall": "sun_ends_bidding"},
+            "script_only": True}
+
+
+def test_a_script_only_alternative_stops_after_its_script(
+    run_conform: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pack = write_pack(tmp_path / "pack", [
+        # the case's own check (seat 1 asked) is not made: only the script's
+        _case("stops", alternatives=[{**SUN_ENDS, "actions": [
+            "0: sun", {"expect_state": {"phase": "playing"}}]}]),
+        _case("checks", alternatives=[{**SUN_ENDS, "actions": [
+            "0: sun", {"expect_state": {"phase": "bidding"}}]}]),
+    ])
+    monkeypatch.setenv("FAKE_HELLO", json.dumps({
+        "profile": "literal", "overrides": {"sun_overcall": "sun_ends_bidding"},
+        "readings": None}))
+    status, report, _ = run_conform("reference_with", pack)
+    by = _by_id(report)
+    assert status == exit_status.FAILURES
+    assert by["stops"]["status"] == "passed" and by["stops"]["alternative"]["index"] == 0
+    assert by["checks"]["status"] == "failed"
+    assert "actions[1]: state differs" in by["checks"]["message"]
+
+
 def test_pins_checks_each_alternative(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BALOOT_CACHE_DIR", "off")
     pack, problems = lint_pack(write_pack(tmp_path / "pack", [
@@ -218,6 +251,32 @@ def test_derive_writes_the_alternatives_and_check_finds_a_stale_file(
     capsys.readouterr()
     assert main(["conform", "derive", "--cases", str(pack), "--jobs", "1", "--check"]) == 1
     assert "stale: cases.json" in capsys.readouterr().out
+
+
+def test_derive_writes_a_script_only_alternative_where_the_readings_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BALOOT_CACHE_DIR", "off")
+    # seat 1 passes the sun, and seat 2 is asked: under sun_ends_bidding nobody answers
+    # a sun, so the script's `1: pass` is not seat 1's to make: seat 0 leads instead
+    # (the bid winner and the dealer's right, the first leader under either A16 reading)
+    pack = write_pack(tmp_path / "pack", [_case(
+        actions=["0: sun", "1: pass"], expect={"player": 2, "actions": ["pass", "sun"]})])
+    assert main(["conform", "derive", "--cases", str(pack), "--jobs", "1"]) == 0
+    (case,) = json.loads((pack / "cases.json").read_text(encoding="utf-8"))["cases"]
+    (ends,) = [a for a in case["alternatives"]
+               if a["requires"]["sun_overcall"] == "sun_ends_bidding"]
+    assert ends["script_only"] is True and "expect" not in ends
+    first, check = ends["actions"]
+    assert first == "0: sun"
+    assert check["expect_legal"]["player"] == 0
+    plays = {a for a in check["expect_legal"]["actions"] if a.startswith("play ")}
+    assert plays == {f"play {c}" for c in ("7S", "8S", "9S", "10S", "JS", "JD", "QD", "KD")}
+    # the pack with it lints, and the reference passes it under those readings
+    pack_read, problems = lint_pack(pack)
+    assert problems == []
+    (checked,) = check_cases(list(pack_read.cases), load_register(), ["literal", "federation"])
+    assert checked.failing_alternatives() == []
 
 
 def test_derive_keeps_hand_worked_alternatives_and_leaves_generated_cases(
