@@ -524,7 +524,9 @@ def settle_contract(readings: Readings, game: Game, contract: Contract) -> Game:
     )
     if raises_rules.raises_open(readings, game.totals, contract):
         return replace(
-            dealt, phase=Phase.RAISING, asking=raises_rules.opponents_in_turn(contract.bidder)
+            dealt,
+            phase=Phase.RAISING,
+            asking=raises_rules.opponents_in_turn(readings, contract.bidder, game.dealer),
         )
     return play_rules.start_play(readings, dealt)
 

@@ -27,17 +27,47 @@ from .runtime_support import IllegalAction, UnknownReading, index_of, known, rep
 
 
 @cache  # pure, of hashable arguments: each result is computed once
-def opponents_in_turn(bidder: int) -> list[int]:
-    """The bid winner's two opponents, from the bid winner's right.
+def opponents_in_turn(readings: Readings, bidder: int, dealer: int) -> list[int]:
+    """The bid winner's two opponents in the order they are asked to double (A26): from the bid
+    winner's right, or the one first in the bidding order from the dealer's right first.
 
     RAISE.1: In a hokum round the team that did not win the bid may double the round's points.
         If it does, the bid winner may triple them; then the player who doubled may make them four
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
+    BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
+        sun or pass.
 
     Spec: spec/raises.baloot:25.
     """
-    return [cards_rules.next_seat(bidder), (bidder + 3) % PLAYER_COUNT]
+    right = cards_rules.next_seat(bidder)
+    left = (bidder + 3) % PLAYER_COUNT
+    if readings.double_order == "bidder_right":
+        # bidder_right: The opponent at the bid winner's right (the next seat in play order) first,
+        #     then the opponent at the bid winner's left.
+        return [right, left]
+    elif readings.double_order == "dealer_right_first":
+        # dealer_right_first: The opponent who comes first in the bidding order of BID.2 (from the
+        #     dealer's right) first, then the other: the same seat as bidder_right when the dealer
+        #     or the dealer's right won the bid, the other opponent when the dealer's partner or
+        #     the dealer's left won it.
+        if bidding_place(right, dealer) < bidding_place(left, dealer):
+            return [right, left]
+        return [left, right]
+    else:
+        raise UnknownReading("double_order", readings.double_order)
+
+
+@cache  # pure, of hashable arguments: each result is computed once
+def bidding_place(seat: int, dealer: int) -> int:
+    """A seat's place in the bidding order: 0 for the dealer's right, 3 for the dealer.
+
+    BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
+        sun or pass.
+
+    Spec: spec/raises.baloot:39.
+    """
+    return (seat + PLAYER_COUNT - cards_rules.next_seat(dealer)) % PLAYER_COUNT
 
 
 def sun_gate_open(readings: Readings, totals: list[int], bidder_team: int) -> bool:
@@ -47,7 +77,7 @@ def sun_gate_open(readings: Readings, totals: list[int], bidder_team: int) -> bo
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/raises.baloot:29.
+    Spec: spec/raises.baloot:43.
     """
     own = totals[bidder_team]
     theirs = totals[cards_rules.other_team(bidder_team)]
@@ -80,7 +110,7 @@ def raises_open(readings: Readings, totals: list[int], contract: Contract) -> bo
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/raises.baloot:40.
+    Spec: spec/raises.baloot:54.
     """
     if contract.kind == Mode.HOKUM:
         return True
@@ -98,7 +128,7 @@ def next_raise_allowed(readings: Readings, contract: Contract, level: RaiseLevel
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/raises.baloot:45.
+    Spec: spec/raises.baloot:59.
     """
     if level == RaiseLevel.GAHWA_DECLARED:
         return False
@@ -129,7 +159,7 @@ def next_level(level: RaiseLevel) -> RaiseLevel:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/raises.baloot:57.
+    Spec: spec/raises.baloot:71.
     """
     return RAISELEVEL_MEMBERS[index_of(RAISELEVEL_MEMBERS, level) + 1]
 
@@ -143,7 +173,7 @@ def raise_asker(game: Game) -> int:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/raises.baloot:61.
+    Spec: spec/raises.baloot:75.
     """
     if game.level == RaiseLevel.TRIPLED:
         return known(game.doubler)
@@ -164,7 +194,7 @@ def raise_action(readings: Readings, level: RaiseLevel, mode: Mode) -> list[Acti
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
 
-    Spec: spec/raises.baloot:68.
+    Spec: spec/raises.baloot:82.
     """
     if level == RaiseLevel.NO_RAISE:
         if mode != Mode.HOKUM:
@@ -209,7 +239,7 @@ def later_raise_forms(readings: Readings, kind: ActionKind, mode: Mode) -> list[
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
 
-    Spec: spec/raises.baloot:83.
+    Spec: spec/raises.baloot:97.
     """
     if mode != Mode.HOKUM:
         return [game_rules.action_of(kind)]
@@ -245,7 +275,7 @@ def raising_actions(readings: Readings, game: Game) -> list[Action]:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/raises.baloot:93.
+    Spec: spec/raises.baloot:107.
     """
     return [game_rules.action_of(ActionKind.PASS_TURN)] + raise_action(
         readings, game.level, known(game.contract).kind
@@ -263,7 +293,7 @@ def apply_raise(readings: Readings, game: Game, action: Action) -> Game:
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/raises.baloot:97.
+    Spec: spec/raises.baloot:111.
     """
     seat = game.asking[0]
     if action not in raising_actions(readings, game):
@@ -301,7 +331,7 @@ def is_locked(readings: Readings, game: Game) -> bool:
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
 
-    Spec: spec/raises.baloot:122.
+    Spec: spec/raises.baloot:136.
     """
     if known(game.contract).kind != Mode.HOKUM:
         return False

@@ -12,19 +12,19 @@ from typing import Any, Literal, TypeAlias
 # The readings of each variant, as a type: a misspelled reading fails the type check.
 
 # A1: Which order makes cards 'in sequence' for sira, fifty and hundred.
-# Spec: spec/variants.baloot:9.
+# Spec: spec/variants.baloot:10.
 SequenceOrder: TypeAlias = Literal["natural", "rank_order"]
 
 # A2: What happens after a sun bid in the first session.
-# Spec: spec/variants.baloot:18.
+# Spec: spec/variants.baloot:19.
 SunOvercall: TypeAlias = Literal["sun_ends_bidding", "earlier_seat_priority", "last_caller_wins"]
 
 # A3: Who may answer a first-session hokum bid with sun.
-# Spec: spec/variants.baloot:29.
+# Spec: spec/variants.baloot:30.
 HokumAnswer: TypeAlias = Literal["all_others", "not_yet_passed"]
 
 # A4: When the bidding team has succeeded.
-# Spec: spec/variants.baloot:38.
+# Spec: spec/variants.baloot:39.
 BidderSuccess: TypeAlias = Literal[
     "margin_points",
     "more_than_half_points",
@@ -35,25 +35,25 @@ BidderSuccess: TypeAlias = Literal[
 ]
 
 # A5: How the two teams' bunts become round points.
-# Spec: spec/variants.baloot:55.
+# Spec: spec/variants.baloot:56.
 Rounding: TypeAlias = Literal["each_team", "bidder_takes_rest", "adjusted_to_total"]
 
 # A6: Whether project values are bunts or round points.
-# Spec: spec/variants.baloot:66.
+# Spec: spec/variants.baloot:67.
 ProjectUnits: TypeAlias = Literal["bunts_before_rounding", "points_after_rounding"]
 
 # A7: Which declared projects score.
-# Spec: spec/variants.baloot:75.
+# Spec: spec/variants.baloot:76.
 ScoringProjects: TypeAlias = Literal["all_declared", "best_team_only"]
 
 # A8: What happens to projects when the bidder fails.
-# Spec: spec/variants.baloot:84.
+# Spec: spec/variants.baloot:85.
 ProjectsOnFailure: TypeAlias = Literal[
     "maximum_only", "maximum_and_all_projects", "maximum_and_own_projects"
 ]
 
 # A9: What a team scores for winning every trick.
-# Spec: spec/variants.baloot:95.
+# Spec: spec/variants.baloot:96.
 Kaboot: TypeAlias = Literal[
     "flat_44",
     "sun_44_hokum_25",
@@ -63,7 +63,7 @@ Kaboot: TypeAlias = Literal[
 ]
 
 # A10: When a raised round is locked.
-# Spec: spec/variants.baloot:110.
+# Spec: spec/variants.baloot:111.
 LockedRound: TypeAlias = Literal[
     "double_and_four",
     "any_raise",
@@ -73,13 +73,13 @@ LockedRound: TypeAlias = Literal[
 ]
 
 # A11: Which raises sun allows, and where the 100-point gate lies.
-# Spec: spec/variants.baloot:125.
+# Spec: spec/variants.baloot:126.
 SunRaises: TypeAlias = Literal[
     "gate_strict_all", "gate_inclusive_all", "gate_strict_no_gahwa", "gate_strict_double_only"
 ]
 
 # A12: What a raise multiplies.
-# Spec: spec/variants.baloot:138.
+# Spec: spec/variants.baloot:139.
 Multipliers: TypeAlias = Literal[
     "points_only",
     "points_and_projects",
@@ -88,11 +88,11 @@ Multipliers: TypeAlias = Literal[
 ]
 
 # A13: What a gahwa round decides.
-# Spec: spec/variants.baloot:151.
+# Spec: spec/variants.baloot:152.
 Gahwa: TypeAlias = Literal["round_decides_game", "worth_152"]
 
 # A14: Who may call ashkal, when, and who is the bidder after it.
-# Spec: spec/variants.baloot:160.
+# Spec: spec/variants.baloot:161.
 Ashkal: TypeAlias = Literal[
     "third_fourth_any_session",
     "third_fourth_first_session",
@@ -101,54 +101,67 @@ Ashkal: TypeAlias = Literal[
 ]
 
 # A15: What a player unable to follow suit must play in hokum.
-# Spec: spec/variants.baloot:173.
+# Spec: spec/variants.baloot:174.
 VoidInHokum: TypeAlias = Literal["any_card", "must_trump", "must_trump_unless_partner_wins"]
 
 # A16: Who leads the first trick.
-# Spec: spec/variants.baloot:184.
+# Spec: spec/variants.baloot:185.
 FirstLeader: TypeAlias = Literal["bid_winner", "dealer_right"]
 
 # A17: What a sequence of six, seven or eight cards is.
-# Spec: spec/variants.baloot:193.
+# Spec: spec/variants.baloot:194.
 LongSequence: TypeAlias = Literal["hundred_only", "hundred_and_rest"]
 
 # A18: Whether the hokum king and queen may count for baloot while in another project.
-# Spec: spec/variants.baloot:202.
+# Spec: spec/variants.baloot:203.
 BalootOverlap: TypeAlias = Literal["exclusive", "overlap_allowed", "hundred_cancels"]
 
 # A19: What happens when both teams reach 152 in the same round.
-# Spec: spec/variants.baloot:213.
+# Spec: spec/variants.baloot:214.
 BothReachTarget: TypeAlias = Literal["higher_total_wins", "bidder_team_wins"]
 
 # A20: Who deals after everyone passes twice.
-# Spec: spec/variants.baloot:222.
+# Spec: spec/variants.baloot:223.
 RedealDealer: TypeAlias = Literal["same_dealer", "next_dealer"]
 
 # A21: Whether four 9s, 8s or 7s are a project.
-# Spec: spec/variants.baloot:231.
+# Spec: spec/variants.baloot:232.
 LowFourOfAKind: TypeAlias = Literal["no_project", "nines_hundred"]
 
 # A22: Whether four aces in hokum may be claimed as four hundred. (The other half of A22 in the
 # rules notes, gahwa in sun, is a question of which raises sun allows: A11 answers it, with
 # gahwa in sun under gate_strict_all and gate_inclusive_all, and without it under
 # gate_strict_no_gahwa and gate_strict_double_only.)
-# Spec: spec/variants.baloot:240.
+# Spec: spec/variants.baloot:241.
 AcesInHokum: TypeAlias = Literal["hundred", "four_hundred"]
 
 # A23: Whether a player following a hokum lead must beat the trumps already in the trick.
-# Spec: spec/variants.baloot:256.
+# Spec: spec/variants.baloot:257.
 TrumpLead: TypeAlias = Literal["any_trump", "must_overtrump", "must_overtrump_opponent"]
 
 # A24: In a raised round the bidding team wins, who takes the multiplied points.
-# Spec: spec/variants.baloot:267.
+# Spec: spec/variants.baloot:268.
 RaisedShare: TypeAlias = Literal["each_keeps_share", "winner_takes_all"]
 
 # A25: What forbids ashkal to a player whose seat and session A14 allow. A variant of its own,
 # not more readings of A14: the limits are independent of the seats, the sessions and the
 # bidder that A14 reads, so A14's four readings times these four would make sixteen readings of
 # one variant, every one of them a reading some engine might pair.
-# Spec: spec/variants.baloot:276.
+# Spec: spec/variants.baloot:277.
 AshkalLimits: TypeAlias = Literal["unlimited", "no_ace", "not_after_pass", "no_ace_not_after_pass"]
+
+# A26: Which of the bid winner's two opponents is asked first whether to double; the other is
+# asked if the first passes. RAISE.1 says only that 'the other team may double'. The later
+# raises do not vary: the bid winner triples, the doubler makes it four, the bid winner
+# declares gahwa. Some sources open the double to both opponents at once, as a window rather
+# than turns (Tareksoh/WHERDNGN docs/strategy/saudi-rules.md: 'Any defender can call';
+# AbdullahZaher/sakkah-baloot docs/FOUNDATION-PHASE-14Z.10-R-SUN-DOUBLE-WINDOW-AUDIT.md: a
+# window from the contract to the first card; tazjel/baloot-ai's DoublingHandler.handle_bid
+# takes a double from either opponent whoever's turn it is); the protocol names one seat to
+# act, so that is no reading here: an engine that opens a window asks one opponent, then the
+# other.
+# Spec: spec/variants.baloot:290.
+DoubleOrder: TypeAlias = Literal["bidder_right", "dealer_right_first"]
 
 
 _READINGS_VALUES: dict[tuple[str, ...], Readings] = {}
@@ -187,6 +200,7 @@ class Readings:
     trump_lead: TrumpLead  # A23
     raised_share: RaisedShare  # A24
     ashkal_limits: AshkalLimits  # A25
+    double_order: DoubleOrder  # A26
 
     def __new__(
         cls,
@@ -216,6 +230,7 @@ class Readings:
         trump_lead: TrumpLead,
         raised_share: RaisedShare,
         ashkal_limits: AshkalLimits,
+        double_order: DoubleOrder,
     ) -> Readings:
         """The one object of these readings (kept in `_READINGS_VALUES`)."""
         key = (
@@ -244,6 +259,7 @@ class Readings:
             trump_lead,
             raised_share,
             ashkal_limits,
+            double_order,
         )
         value = _READINGS_VALUES.get(key)
         if value is None:
@@ -346,6 +362,7 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "trump_lead": ("any_trump", "must_overtrump", "must_overtrump_opponent"),
     "raised_share": ("each_keeps_share", "winner_takes_all"),
     "ashkal_limits": ("unlimited", "no_ace", "not_after_pass", "no_ace_not_after_pass"),
+    "double_order": ("bidder_right", "dealer_right_first"),
 }
 
 VARIANT_IDS: dict[str, str] = {
@@ -374,6 +391,7 @@ VARIANT_IDS: dict[str, str] = {
     "A23": "trump_lead",
     "A24": "raised_share",
     "A25": "ashkal_limits",
+    "A26": "double_order",
 }
 
 PROFILES: dict[str, Readings] = {
@@ -404,6 +422,7 @@ PROFILES: dict[str, Readings] = {
         trump_lead="any_trump",
         raised_share="each_keeps_share",
         ashkal_limits="unlimited",
+        double_order="bidder_right",
     ),
     # Baloot as it is played in Saudi Arabia: each reading from the published rule pages of the
     # Saudi apps, the apps' observed scoring and open engines, each source named; where none
@@ -435,5 +454,6 @@ PROFILES: dict[str, Readings] = {
         trump_lead="must_overtrump_opponent",
         raised_share="winner_takes_all",
         ashkal_limits="not_after_pass",
+        double_order="bidder_right",
     ),
 }

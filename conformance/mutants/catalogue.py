@@ -160,6 +160,16 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     # ---- raises ------------------------------------------------------------------------
     Mutant(
+        "double_order_counts_from_the_dealer",
+        "RAISE.1",
+        "Under A26 dealer_right_first, the bidding order counted from the dealer instead of "
+        "the dealer's right: the dealer is asked first to double when it is an opponent.",
+        "raises.baloot",
+        "return (seat + player_count - next_seat(dealer)) % player_count",
+        "return (seat + player_count - dealer) % player_count",
+        pins=(("double_order", "dealer_right_first"),),
+    ),
+    Mutant(
         "sun_gate_inclusive",
         "RAISE.3",
         "The sun raise gate at 100 inclusive: 100 against 100 opens it.",
@@ -199,8 +209,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "RAISE.1",
         "Only the first opponent of the bid winner is asked to double.",
         "raises.baloot",
-        "  return [next_seat(bidder), (bidder + 3) % player_count]",
-        "  return [next_seat(bidder)]",
+        "bidder_right { return [right, left] }",
+        "bidder_right { return [right] }",
     ),
     Mutant(
         "triple_multiplies_by_4",

@@ -150,7 +150,7 @@ def test_the_register_holds_each_choice_with_its_evidence_status() -> None:
     evidence = checked_in()["evidence"]
     assert set(evidence) == {"literal", "federation"}
     for profile in evidence.values():
-        assert len(profile) == 25 and all(
+        assert len(profile) == 26 and all(
             e["status"] in ("confirmed", "contested", "unsourced") for e in profile.values())
     # the page says nothing of two teams passing 152 in one round (END.1)
     assert evidence["literal"]["both_reach_target"]["status"] == "unsourced"
@@ -178,6 +178,12 @@ def test_the_register_holds_each_choice_with_its_evidence_status() -> None:
     assert limits["status"] == "contested"
     assert [a["reading"] for a in limits["against"]] == ["no_ace_not_after_pass"]
     assert evidence["literal"]["ashkal_limits"]["status"] == "confirmed"
+    # A26: both profiles ask the bid winner's right first; the bidding order is against it
+    for name in ("literal", "federation"):
+        assert checked_in()["profiles"][name]["double_order"] == "bidder_right"
+        order = evidence[name]["double_order"]
+        assert order["status"] == "contested"
+        assert [a["reading"] for a in order["against"]] == ["dealer_right_first"]
     # A10: the doubling document's each-raiser choice now has a reading, against the pick
     locked = evidence["federation"]["locked_round"]
     assert locked["status"] == "contested"

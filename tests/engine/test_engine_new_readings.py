@@ -294,3 +294,47 @@ def test_baloot_is_set_aside_from_the_points_compared() -> None:
     assert not bidder_succeeds(readings, Mode.HOKUM, 0, with_baloot, [95, 87], plain, False, 1)
     old = dataclasses.replace(readings, bidder_success="more_than_half_bunts")
     assert bidder_succeeds(old, Mode.HOKUM, 0, with_baloot, [95, 87], plain, False, 1)
+
+
+# A26 double_order: which opponent is asked first to double. The dealer is seat 3,
+# so the bidding order of BID.2 is 0, 1, 2, 3. Seat 1 (the dealer's partner) wins a
+# hokum bid: its opponents are seat 2 (its right, the next in play) and seat 0 (the
+# dealer's right, the first in the bidding order). Seat 2 (the dealer's left) wins
+# one: its opponents are seat 3 (its right, the dealer, last in the bidding order)
+# and seat 1 (second in the bidding order). Seat 0 (the dealer's right) wins one:
+# its right, seat 1, is also the earlier of its opponents in the bidding order.
+SEAT_1_HOKUM = ("pass", "hokum", "pass", "pass", "pass", "hokum")
+SEAT_2_HOKUM = ("pass", "pass", "hokum", "pass", "pass", "pass", "hokum")
+
+
+@pytest.mark.parametrize(("reading", "bidding", "first", "second"), [
+    ("bidder_right", SEAT_1_HOKUM, 2, 0),
+    ("dealer_right_first", SEAT_1_HOKUM, 0, 2),
+    ("bidder_right", SEAT_2_HOKUM, 3, 1),
+    ("dealer_right_first", SEAT_2_HOKUM, 1, 3),
+    ("bidder_right", HOKUM_STAYED, 1, 3),
+    ("dealer_right_first", HOKUM_STAYED, 1, 3),
+])
+def test_who_is_asked_to_double(reading: str, bidding: tuple[str, ...], first: int,
+                                second: int) -> None:
+    """The first opponent asked, and after its pass the other one; then the play."""
+    game = start(TWO_OF_EACH, double_order=reading)
+    play(game, *bidding)
+    assert list(game.state.asking) == [first, second]
+    assert game.legal_actions() == ["pass", "double"]
+    game.apply("pass")
+    assert list(game.state.asking) == [second]
+    game.apply("pass")
+    assert game.state.phase.value == "playing"
+
+
+def test_the_later_raises_follow_the_doubler() -> None:
+    """Under dealer_right_first seat 0 doubles seat 1's hokum first: the bid winner (1)
+    triples, the doubler (0) is asked for the four, the bid winner for gahwa."""
+    game = start(TWO_OF_EACH, double_order="dealer_right_first")
+    play(game, *SEAT_1_HOKUM, "double")
+    assert list(game.state.asking) == [1]
+    game.apply("triple")
+    assert list(game.state.asking) == [0]
+    game.apply("four")
+    assert list(game.state.asking) == [1]

@@ -53,7 +53,7 @@ const settleContract = (s, kind, trump, bidder) => {
   const dealt = dealRest({ ...s, contract, asking: [], stage: "contract_made" }, bidder);
   const raisesOpen = kind === "hokum" || sunGateOpen(s, teamOf(bidder));
   if (!raisesOpen) return startPlay(dealt);
-  return { ...dealt, phase: "raising", asking: [(bidder + 1) % 4, (bidder + 3) % 4] };
+  return { ...dealt, phase: "raising", asking: [(bidder + 1) % 4, (bidder + 3) % 4] }; // A26 bidder_right
 };
 
 const sunBid = (s, seat) => {

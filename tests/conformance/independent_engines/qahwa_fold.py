@@ -182,6 +182,7 @@ def to_rung(t: Table, rung: str | None) -> Table:
     if rung is None or RAISE_RANK[LADDER[rung].call] > RAISE_RANK[highest_raise(t)]:
         return start_play(t)
     asks = LADDER[rung].asks
+    # A26 bidder_right, the profiles' reading: the bid winner's right is asked first
     seat = {"first_opponent": (t.bidder + 1) % 4, "second_opponent": (t.bidder + 3) % 4,
             "bidder": t.bidder, "doubler": t.doubler}[asks]
     return replace(t, phase="raising", rung=rung, to_act=seat)
