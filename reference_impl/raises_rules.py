@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from . import bidding_rules, cards_rules, game_rules, play_rules
+from . import bidding_rules, cards_rules, deal_rules, game_rules, play_rules
 from .definitions import (
     PLAYER_COUNT,
     RAISE_MULTIPLIER,
@@ -51,23 +51,11 @@ def opponents_in_turn(readings: Readings, bidder: int, dealer: int) -> list[int]
         #     dealer's right) first, then the other: the same seat as bidder_right when the dealer
         #     or the dealer's right won the bid, the other opponent when the dealer's partner or
         #     the dealer's left won it.
-        if bidding_place(right, dealer) < bidding_place(left, dealer):
+        if deal_rules.bidding_position(dealer, right) < deal_rules.bidding_position(dealer, left):
             return [right, left]
         return [left, right]
     else:
         raise UnknownReading("double_order", readings.double_order)
-
-
-@cache  # pure, of hashable arguments: each result is computed once
-def bidding_place(seat: int, dealer: int) -> int:
-    """A seat's place in the bidding order: 0 for the dealer's right, 3 for the dealer.
-
-    BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
-        sun or pass.
-
-    Spec: spec/raises.baloot:39.
-    """
-    return (seat + PLAYER_COUNT - cards_rules.next_seat(dealer)) % PLAYER_COUNT
 
 
 def sun_gate_open(readings: Readings, totals: list[int], bidder_team: int) -> bool:
@@ -77,7 +65,7 @@ def sun_gate_open(readings: Readings, totals: list[int], bidder_team: int) -> bo
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/raises.baloot:43.
+    Spec: spec/raises.baloot:39.
     """
     own = totals[bidder_team]
     theirs = totals[cards_rules.other_team(bidder_team)]
@@ -110,7 +98,7 @@ def raises_open(readings: Readings, totals: list[int], contract: Contract) -> bo
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/raises.baloot:54.
+    Spec: spec/raises.baloot:50.
     """
     if contract.kind == Mode.HOKUM:
         return True
@@ -128,7 +116,7 @@ def next_raise_allowed(readings: Readings, contract: Contract, level: RaiseLevel
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/raises.baloot:59.
+    Spec: spec/raises.baloot:55.
     """
     if level == RaiseLevel.GAHWA_DECLARED:
         return False
@@ -159,7 +147,7 @@ def next_level(level: RaiseLevel) -> RaiseLevel:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/raises.baloot:71.
+    Spec: spec/raises.baloot:67.
     """
     return RAISELEVEL_MEMBERS[index_of(RAISELEVEL_MEMBERS, level) + 1]
 
@@ -173,7 +161,7 @@ def raise_asker(game: Game) -> int:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/raises.baloot:75.
+    Spec: spec/raises.baloot:71.
     """
     if game.level == RaiseLevel.TRIPLED:
         return known(game.doubler)
@@ -194,7 +182,7 @@ def raise_action(readings: Readings, level: RaiseLevel, mode: Mode) -> list[Acti
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
 
-    Spec: spec/raises.baloot:82.
+    Spec: spec/raises.baloot:78.
     """
     if level == RaiseLevel.NO_RAISE:
         if mode != Mode.HOKUM:
@@ -239,7 +227,7 @@ def later_raise_forms(readings: Readings, kind: ActionKind, mode: Mode) -> list[
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
 
-    Spec: spec/raises.baloot:97.
+    Spec: spec/raises.baloot:93.
     """
     if mode != Mode.HOKUM:
         return [game_rules.action_of(kind)]
@@ -275,7 +263,7 @@ def raising_actions(readings: Readings, game: Game) -> list[Action]:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/raises.baloot:107.
+    Spec: spec/raises.baloot:103.
     """
     return [game_rules.action_of(ActionKind.PASS_TURN)] + raise_action(
         readings, game.level, known(game.contract).kind
@@ -293,7 +281,7 @@ def apply_raise(readings: Readings, game: Game, action: Action) -> Game:
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/raises.baloot:111.
+    Spec: spec/raises.baloot:107.
     """
     seat = game.asking[0]
     if action not in raising_actions(readings, game):
@@ -331,7 +319,7 @@ def is_locked(readings: Readings, game: Game) -> bool:
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
 
-    Spec: spec/raises.baloot:136.
+    Spec: spec/raises.baloot:132.
     """
     if known(game.contract).kind != Mode.HOKUM:
         return False

@@ -165,8 +165,9 @@ MUTANTS: tuple[Mutant, ...] = (
         "Under A26 dealer_right_first, the bidding order counted from the dealer instead of "
         "the dealer's right: the dealer is asked first to double when it is an opponent.",
         "raises.baloot",
-        "return (seat + player_count - next_seat(dealer)) % player_count",
-        "return (seat + player_count - dealer) % player_count",
+        "if bidding_position(dealer, right) < bidding_position(dealer, left)",
+        "if bidding_position((dealer + 3) % player_count, right)"
+        " < bidding_position((dealer + 3) % player_count, left)",
         pins=(("double_order", "dealer_right_first"),),
     ),
     Mutant(
