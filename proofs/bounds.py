@@ -6,6 +6,8 @@ need a whole play abstracted to free values that z3 ranges over:
 - `team_card_bunts`: any split of the deck's bunts (from the spec's tables)
   between the two teams; `last_trick_team`: either team; `kaboot_team`: none,
   or a team that then holds every card bunt and the last trick;
+  `bid_winner_held_an_ace` and `bid_winner_at_dealer_right` (the reverse kaboot,
+  A27): either;
 - `scoring_projects_of` / `team_project_value` / `team_baloot_value`: each team's
   project value is anything from 0 to twice the largest one hand can hold
   (the `projects-max` result for the same readings: an over-approximation,
@@ -119,6 +121,8 @@ def _bounds(spec: m.Spec, c: Contract, choice: ReadingChoice, label: str, cid: s
     last = z3.Int("last_trick_team")
     swept = z3.Bool("kaboot")
     sweeper = z3.Int("kaboot_team")
+    held_ace = z3.Bool("bid_winner_held_an_ace")
+    at_dealer_right = z3.Bool("bid_winner_at_dealer_right")
 
     def team_arg(args: list[Value], i: int) -> int:
         v = args[i]
@@ -132,6 +136,8 @@ def _bounds(spec: m.Spec, c: Contract, choice: ReadingChoice, label: str, cid: s
         "team_project_value": lambda a: pv[team_arg(a, 1)],
         "team_baloot_value": lambda a: bv[team_arg(a, 1)],
         "kaboot_team": lambda a: SOpt(z3.Not(swept), sweeper),
+        "bid_winner_held_an_ace": lambda a: held_ace,
+        "bid_winner_at_dealer_right": lambda a: at_dealer_right,
     }
     t = Translator(spec, choice.readings, universe=u, abstract=abstract)
     from .projects import _contract_record

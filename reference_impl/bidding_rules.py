@@ -32,7 +32,7 @@ def tail(asking: list[int]) -> list[int]:
     BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
         sun or pass.
 
-    Spec: spec/bidding.baloot:48.
+    Spec: spec/bidding.baloot:51.
     """
     return [asking[i] for i in range(1, len(asking))]
 
@@ -44,7 +44,7 @@ def ashkal_allowed(readings: Readings, game: Game, seat: int) -> bool:
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:54.
+    Spec: spec/bidding.baloot:57.
     """
     third_or_later = deal_rules.bidding_position(game.dealer, seat) + 1 >= 3
     if readings.ashkal in ("third_fourth_any_session", "partner_is_bidder_any_session"):
@@ -72,7 +72,7 @@ def session_calls(game: Game) -> list[Call]:
     BID.7: If every player passes without a bid, a second bidding session begins straight away.
         In this session a sun bid closes the bidding.
 
-    Spec: spec/bidding.baloot:66.
+    Spec: spec/bidding.baloot:69.
     """
     first = 0 if game.session == 1 else PLAYER_COUNT
     return [game.bids[i] for i in range(first, len(game.bids))]
@@ -87,7 +87,7 @@ def passed_this_session(game: Game, seat: int) -> bool:
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:73.
+    Spec: spec/bidding.baloot:76.
     """
     return any(
         [c.seat == seat and c.action.kind == ActionKind.PASS_TURN for c in session_calls(game)]
@@ -102,7 +102,7 @@ def ashkal_within_limits(readings: Readings, game: Game, seat: int) -> bool:
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:79.
+    Spec: spec/bidding.baloot:82.
     """
     ace_up = game.face_up.rank == Rank.ACE
     passed = passed_this_session(game, seat)
@@ -137,7 +137,7 @@ def sun_calls(readings: Readings, game: Game, seat: int) -> list[Action]:
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:92.
+    Spec: spec/bidding.baloot:95.
     """
     if ashkal_allowed(readings, game, seat):
         return [
@@ -147,13 +147,52 @@ def sun_calls(readings: Readings, game: Game, seat: int) -> list[Action]:
     return [game_rules.action_of(ActionKind.BID_SUN)]
 
 
+def kawesh_allowed(readings: Readings, game: Game, seat: int) -> bool:
+    """Whether the player to act may call kawesh (A28): under weak_hand_redeal, when its five cards
+    before the rest are dealt are all 7s, 8s and 9s.
+
+    BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
+        sun or pass.
+    BID.9: If every player passes in the second session as well, the cards are dealt anew and
+        play starts over.
+
+    Spec: spec/bidding.baloot:102.
+    """
+    if readings.kawesh == "no_kawesh":
+        # no_kawesh: No such call: a hand of 7s, 8s and 9s is bid and played like any other.
+        return False
+    elif readings.kawesh == "weak_hand_redeal":
+        # weak_hand_redeal: At any turn of its own in the bidding, a player whose five cards (those
+        #     dealt before the bidding) are all 7s, 8s and 9s may call kawesh: the deal is void and
+        #     the same dealer deals again, the totals unchanged. The call is listed after the
+        #     stage's others.
+        return all([c.rank in [Rank.SEVEN, Rank.EIGHT, Rank.NINE] for c in game.hands[seat]])
+    else:
+        raise UnknownReading("kawesh", readings.kawesh)
+
+
+def with_kawesh(readings: Readings, game: Game, seat: int, calls: list[Action]) -> list[Action]:
+    """The calls of a bidding turn, with kawesh after them when the player may call it (A28).
+
+    BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
+        sun or pass.
+    BID.9: If every player passes in the second session as well, the cards are dealt anew and
+        play starts over.
+
+    Spec: spec/bidding.baloot:111.
+    """
+    if kawesh_allowed(readings, game, seat):
+        return calls + [game_rules.action_of(ActionKind.CALL_KAWESH)]
+    return calls
+
+
 def may_overcall_sun(readings: Readings, game: Game, seat: int) -> bool:
     """Whether a player asked after a first-session sun bid may take it over (A2).
 
     BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun, taking
         it from the player who first bid sun, or pass.
 
-    Spec: spec/bidding.baloot:99.
+    Spec: spec/bidding.baloot:118.
     """
     if readings.sun_overcall == "sun_ends_bidding":
         # sun_ends_bidding: A sun bid ends the bidding at once; nobody may answer it.
@@ -173,7 +212,8 @@ def may_overcall_sun(readings: Readings, game: Game, seat: int) -> bool:
 
 
 def bidding_actions(readings: Readings, game: Game) -> list[Action]:
-    """Every call open to the player to act, in canonical order: pass, hokum, sun, ashkal.
+    """Every call open to the player to act, in canonical order: pass, hokum, sun, ashkal, then
+    kawesh where A28 allows it.
 
     BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
         sun or pass.
@@ -187,9 +227,30 @@ def bidding_actions(readings: Readings, game: Game) -> list[Action]:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
 
-    Spec: spec/bidding.baloot:111.
+    Spec: spec/bidding.baloot:130.
     """
     seat = game.asking[0]
+    return with_kawesh(readings, game, seat, stage_calls(readings, game, seat))
+
+
+def stage_calls(readings: Readings, game: Game, seat: int) -> list[Action]:
+    """The calls the stage of the bidding opens to the player to act, in canonical order: pass,
+    hokum, sun, ashkal.
+
+    BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
+        sun or pass.
+    BID.4: After a hokum bid, each of the other players in turn may bid sun or pass. If all of
+        them pass, the player who bid hokum may either change to sun or keep hokum.
+    BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun, taking
+        it from the player who first bid sun, or pass.
+    BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
+        for which the face-up card goes to the caller's partner instead of the caller.
+    BID.8: In the second session, after a hokum bid, each player who has not passed yet may bid
+        sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
+        hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
+
+    Spec: spec/bidding.baloot:137.
+    """
     if game.stage == BidStage.OPEN_BIDDING:
         return [
             game_rules.action_of(ActionKind.PASS_TURN),
@@ -221,9 +282,11 @@ def apply_bid(readings: Readings, game: Game, action: Action) -> Game:
         suit is the suit of the face-up card. Sun means the round has no trump suit at all. Pass
         hands the choice on to the next player.
 
-    Spec: spec/bidding.baloot:131.
+    Spec: spec/bidding.baloot:156.
     """
     called = replace(game, bids=game.bids + [Call(seat=game.asking[0], action=action)])
+    if action.kind == ActionKind.CALL_KAWESH:
+        return kawesh(readings, called, game)
     if game.stage == BidStage.OPEN_BIDDING:
         return call_in_open_bidding(readings, called, action)
     if game.stage == BidStage.ANSWERING_HOKUM:
@@ -245,7 +308,7 @@ def call_in_open_bidding(readings: Readings, game: Game, action: Action) -> Game
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:141.
+    Spec: spec/bidding.baloot:167.
     """
     seat = game.asking[0]
     if action not in bidding_actions(readings, game):
@@ -274,7 +337,7 @@ def pass_in_open_bidding(readings: Readings, game: Game) -> Game:
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
 
-    Spec: spec/bidding.baloot:151.
+    Spec: spec/bidding.baloot:177.
     """
     rest = tail(game.asking)
     if len(rest) > 0:
@@ -295,7 +358,7 @@ def hokum_bid(readings: Readings, game: Game, seat: int) -> Game:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
 
-    Spec: spec/bidding.baloot:160.
+    Spec: spec/bidding.baloot:186.
     """
     later = tail(game.asking)
     if game.session == 2:
@@ -321,7 +384,7 @@ def ask_hokum_answers(game: Game, seat: int, answerers: list[int]) -> Game:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
 
-    Spec: spec/bidding.baloot:171.
+    Spec: spec/bidding.baloot:197.
     """
     if len(answerers) == 0:
         return replace(game, hokum_bidder=seat, stage=BidStage.HOKUM_CHOICE, asking=[seat])
@@ -338,7 +401,7 @@ def answer_to_hokum(readings: Readings, game: Game, action: Action) -> Game:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
 
-    Spec: spec/bidding.baloot:178.
+    Spec: spec/bidding.baloot:204.
     """
     seat = game.asking[0]
     if action not in bidding_actions(readings, game):
@@ -369,7 +432,7 @@ def hokum_bidder_choice(readings: Readings, game: Game, action: Action) -> Game:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
 
-    Spec: spec/bidding.baloot:189.
+    Spec: spec/bidding.baloot:215.
     """
     seat = game.hokum_bidder
     if action not in bidding_actions(readings, game):
@@ -397,7 +460,7 @@ def sun_bid(readings: Readings, game: Game, seat: int, by_ashkal: bool) -> Game:
     BID.7: If every player passes without a bid, a second bidding session begins straight away.
         In this session a sun bid closes the bidding.
 
-    Spec: spec/bidding.baloot:199.
+    Spec: spec/bidding.baloot:225.
     """
     held = replace(game, sun_caller=seat, sun_by_ashkal=by_ashkal)
     if game.session == 2:
@@ -422,7 +485,7 @@ def answer_to_sun(readings: Readings, game: Game, action: Action) -> Game:
     BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun, taking
         it from the player who first bid sun, or pass.
 
-    Spec: spec/bidding.baloot:212.
+    Spec: spec/bidding.baloot:238.
     """
     seat = game.asking[0]
     if action not in bidding_actions(readings, game):
@@ -452,7 +515,7 @@ def settle_sun(readings: Readings, game: Game) -> Game:
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:224.
+    Spec: spec/bidding.baloot:250.
     """
     return settle_contract(
         readings,
@@ -478,7 +541,7 @@ def make_contract(
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:228.
+    Spec: spec/bidding.baloot:254.
     """
     taker = cards_rules.partner_of(caller) if by_ashkal else caller
     if readings.ashkal in ("third_fourth_any_session", "third_fourth_first_session"):
@@ -517,7 +580,7 @@ def settle_contract(readings: Readings, game: Game, contract: Contract) -> Game:
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/bidding.baloot:242.
+    Spec: spec/bidding.baloot:268.
     """
     dealt = deal_rules.deal_rest(
         replace(game, contract=contract, asking=[], stage=BidStage.CONTRACT_MADE), contract.taker
@@ -531,6 +594,33 @@ def settle_contract(readings: Readings, game: Game, contract: Contract) -> Game:
     return play_rules.start_play(readings, dealt)
 
 
+def kawesh(readings: Readings, called: Game, game: Game) -> Game:
+    """Kawesh (A28): a player whose five cards are all 7s, 8s and 9s voids the deal at its turn in
+    the bidding, and the same dealer deals again, the totals unchanged. The game waits for a new
+    deck.
+
+    BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
+        sun or pass.
+    BID.9: If every player passes in the second session as well, the cards are dealt anew and
+        play starts over.
+
+    Spec: spec/bidding.baloot:278.
+    """
+    if game_rules.action_of(ActionKind.CALL_KAWESH) not in bidding_actions(readings, game):
+        raise IllegalAction(
+            "only a player whose five cards are all 7s, 8s and 9s may call kawesh, at its turn in the bidding (A28 weak_hand_redeal)",
+            rule="kawesh",
+            clauses=("BID.2", "BID.9"),
+        )
+    return replace(
+        called,
+        phase=Phase.WAITING_DEAL,
+        asking=[],
+        stage=BidStage.DEALT_AGAIN,
+        next_dealer_seat=game.dealer,
+    )
+
+
 def redeal(readings: Readings, game: Game) -> Game:
     """All passed in both sessions: the cards are dealt again; A20 says by whom. The game waits for
     a new deck.
@@ -538,7 +628,7 @@ def redeal(readings: Readings, game: Game) -> Game:
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
 
-    Spec: spec/bidding.baloot:252.
+    Spec: spec/bidding.baloot:285.
     """
     after = replace(game, phase=Phase.WAITING_DEAL, asking=[], stage=BidStage.DEALT_AGAIN)
     if readings.redeal_dealer == "same_dealer":

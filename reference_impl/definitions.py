@@ -124,12 +124,25 @@ BIDSTAGE_TRANSITIONS: dict[tuple[BidStage, BidStage], tuple[str, ...]] = {
     # BID.5: A sun bid ends the bidding at once. Yet each player in turn may also bid sun,
     #     taking it from the player who first bid sun, or pass.
     (BidStage.SUN_OVERCALLS, BidStage.CONTRACT_MADE): ("pass_turn", "sun_bid"),
-    # the last pass of the second session: all passed twice
+    # the last pass of the second session: all passed twice; or a kawesh, where A28 allows it, when
+    # the same dealer deals again
     # BID.7: If every player passes without a bid, a second bidding session begins straight
     #     away. In this session a sun bid closes the bidding.
     # BID.9: If every player passes in the second session as well, the cards are dealt anew and
     #     play starts over.
-    (BidStage.OPEN_BIDDING, BidStage.DEALT_AGAIN): ("pass_turn",),
+    (BidStage.OPEN_BIDDING, BidStage.DEALT_AGAIN): ("pass_turn", "kawesh"),
+    # a kawesh, where A28 allows it: the same dealer deals again
+    # BID.9: If every player passes in the second session as well, the cards are dealt anew and
+    #     play starts over.
+    (BidStage.ANSWERING_HOKUM, BidStage.DEALT_AGAIN): ("kawesh",),
+    # a kawesh, where A28 allows it: the same dealer deals again
+    # BID.9: If every player passes in the second session as well, the cards are dealt anew and
+    #     play starts over.
+    (BidStage.HOKUM_CHOICE, BidStage.DEALT_AGAIN): ("kawesh",),
+    # a kawesh, where A28 allows it: the same dealer deals again
+    # BID.9: If every player passes in the second session as well, the cards are dealt anew and
+    #     play starts over.
+    (BidStage.SUN_OVERCALLS, BidStage.DEALT_AGAIN): ("kawesh",),
 }
 
 
@@ -148,7 +161,7 @@ class Contract:
     BID.6: Players who bid third or later, counting from the dealer, may call ashkal: a sun bid
         for which the face-up card goes to the caller's partner instead of the caller.
 
-    Spec: spec/bidding.baloot:33.
+    Spec: spec/bidding.baloot:36.
     """
 
     kind: Mode
@@ -193,7 +206,7 @@ class Call:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/bidding.baloot:43.
+    Spec: spec/bidding.baloot:46.
     """
 
     seat: int
@@ -427,6 +440,7 @@ class ActionKind(Enum):
     BID_HOKUM = "hokum"
     BID_SUN = "sun"
     BID_ASHKAL = "ashkal"
+    CALL_KAWESH = "kawesh"
     DOUBLE_RAISE = "double"
     TRIPLE_RAISE = "triple"
     FOUR_RAISE = "four"
@@ -464,7 +478,7 @@ class Action:
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
 
-    Spec: spec/game.baloot:31.
+    Spec: spec/game.baloot:32.
     """
 
     kind: ActionKind
@@ -506,7 +520,7 @@ class Game:
         bidding, then the play of the tricks, then the scoring.
     END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
 
-    Spec: spec/game.baloot:64.
+    Spec: spec/game.baloot:65.
     """
 
     phase: Phase
@@ -610,7 +624,7 @@ class Game:
 # END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
 # GAME.2: A team wins the game when it reaches 152 points, or outright when it wins a round
 #     that was declared gahwa.
-# Spec: spec/game.baloot:96.
+# Spec: spec/game.baloot:97.
 GAME_TARGET = 152
 
 # ---- spec/projects.baloot --------------------------------------------------
@@ -877,7 +891,7 @@ class RoundResult:
         bidding, then the play of the tricks, then the scoring.
     END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
 
-    Spec: spec/scoring.baloot:25.
+    Spec: spec/scoring.baloot:27.
     """
 
     contract: Contract
@@ -998,12 +1012,20 @@ KABOOT_ACE_POINTS = 88
 KABOOT_HOKUM_POINTS = 25
 
 
+# Points for a reverse kaboot (A27 sun_dealer_right_ace): the other team sweeps a sun bid
+# winner at the dealer's right who held an ace.
+# SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
+#     card the bidding was for is an ace; the other team scores nothing.
+# Spec: spec/scoring.baloot:25.
+REVERSE_KABOOT_POINTS = 88
+
+
 # The most a raise multiplies projects by under the A12 reading that caps them: the double's 2.
 # RAISE.1: In a hokum round the team that did not win the bid may double the round's
 #     points. If it does, the bid winner may triple them; then the player who doubled may make
 #     them four times; last, the bid winner may declare gahwa, meaning that whoever wins this
 #     round wins the game.
-# Spec: spec/scoring.baloot:121.
+# Spec: spec/scoring.baloot:123.
 PROJECTS_RAISE_CAP = 2
 
 # ---- spec/deal.baloot ------------------------------------------------------

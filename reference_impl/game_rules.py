@@ -35,7 +35,7 @@ def action_of(kind: ActionKind) -> Action:
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/game.baloot:40.
+    Spec: spec/game.baloot:41.
     """
     return Action(kind=kind, suit=None, lock=None, project=None, cards=[])
 
@@ -48,7 +48,7 @@ def hokum_action(suit: Suit) -> Action:
         sun or pass. If all of them pass, the hokum bidder may keep hokum or change to sun. Keeping
         hokum, the bidder chooses the trump suit, which may not be the suit of the face-up card.
 
-    Spec: spec/game.baloot:44.
+    Spec: spec/game.baloot:45.
     """
     return replace(action_of(ActionKind.BID_HOKUM), suit=suit)
 
@@ -61,7 +61,7 @@ def double_action(lock: Lock) -> Action:
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
 
-    Spec: spec/game.baloot:48.
+    Spec: spec/game.baloot:49.
     """
     return called_raise(ActionKind.DOUBLE_RAISE, lock)
 
@@ -74,7 +74,7 @@ def called_raise(kind: ActionKind, lock: Lock) -> Action:
     RAISE.2: While the points stand doubled or quadrupled, a player may not lead a trick with a
         hokum card when holding any other card to lead. Such a round is called locked.
 
-    Spec: spec/game.baloot:52.
+    Spec: spec/game.baloot:53.
     """
     return replace(action_of(kind), lock=lock)
 
@@ -86,7 +86,7 @@ def declare_action(kind: ProjectKind, cards: list[Card]) -> Action:
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
 
-    Spec: spec/game.baloot:56.
+    Spec: spec/game.baloot:57.
     """
     return replace(action_of(ActionKind.DECLARE_PROJECT), project=kind, cards=cards)
 
@@ -98,7 +98,7 @@ def play_action(card: Card) -> Action:
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
 
-    Spec: spec/game.baloot:60.
+    Spec: spec/game.baloot:61.
     """
     return replace(action_of(ActionKind.PLAY_CARD), cards=[card])
 
@@ -112,7 +112,7 @@ def start_game(dealer: int, deck: list[Card]) -> Game:
     SETUP.4: The deck is shuffled and every player is dealt a hand of five cards; of the cards
         left over, one is turned face up on the table.
 
-    Spec: spec/game.baloot:100.
+    Spec: spec/game.baloot:101.
     """
     if dealer not in cards_rules.seats():
         raise IllegalAction(
@@ -133,7 +133,7 @@ def start_game_at(dealer: int, deck: list[Card], totals: list[int]) -> Game:
     RAISE.3: In a sun round the raises of RAISE.1 may be made only when the sun bidder's team
         has more than 100 points and the other team has fewer than 100.
 
-    Spec: spec/game.baloot:107.
+    Spec: spec/game.baloot:108.
     """
     if dealer not in cards_rules.seats():
         raise IllegalAction(
@@ -162,7 +162,7 @@ def deal_next(game: Game, deck: list[Card]) -> Game:
     BID.9: If every player passes in the second session as well, the cards are dealt anew and
         play starts over.
 
-    Spec: spec/game.baloot:115.
+    Spec: spec/game.baloot:116.
     """
     if game.phase not in [Phase.WAITING_DEAL, Phase.ROUND_OVER]:
         raise IllegalAction(
@@ -185,7 +185,7 @@ def current_player(game: Game) -> int | None:
     PLAY.4: Whoever wins a trick leads to the next one. The round is over once every card has
         been played.
 
-    Spec: spec/game.baloot:122.
+    Spec: spec/game.baloot:123.
     """
     if game.phase in [Phase.BIDDING, Phase.RAISING]:
         return game.asking[0]
@@ -213,7 +213,7 @@ def legal_actions(readings: Readings, game: Game) -> list[Action]:
         its holder's first turn, that is during the first trick; the baloot project is the only
         exception.
 
-    Spec: spec/game.baloot:128.
+    Spec: spec/game.baloot:129.
     """
     if game.phase == Phase.PLAYING:
         return play_rules.play_actions(readings, game)
@@ -231,7 +231,7 @@ def apply_action(readings: Readings, game: Game, action: Action) -> Game:
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
 
-    Spec: spec/game.baloot:137.
+    Spec: spec/game.baloot:138.
     """
     if game.phase not in [Phase.BIDDING, Phase.RAISING, Phase.PLAYING]:
         raise IllegalAction(
@@ -256,7 +256,7 @@ def apply_legal_action(readings: Readings, game: Game, action: Action) -> Game:
     PLAY.2: Every player must play a card of the suit led when holding one. A player with no
         card of that suit may play any card, a hokum card included.
 
-    Spec: spec/game.baloot:146.
+    Spec: spec/game.baloot:147.
     """
     if game.phase == Phase.PLAYING and action.kind == ActionKind.PLAY_CARD:
         return play_rules.card_played(readings, game, play_rules.to_play(game), action.cards[0])
@@ -275,7 +275,7 @@ def finish_round(readings: Readings, game: Game) -> Game:
         8 points more. Each team's points for the round are then added to its running total.
     END.1: The game ends as soon as a team has 152 points, or a team wins a gahwa round.
 
-    Spec: spec/game.baloot:155.
+    Spec: spec/game.baloot:156.
     """
     result = scoring_rules.score_round(readings, game)
     return replace(
@@ -302,7 +302,7 @@ def game_winner(
     GAME.2: A team wins the game when it reaches 152 points, or outright when it wins a round
         that was declared gahwa.
 
-    Spec: spec/game.baloot:168.
+    Spec: spec/game.baloot:169.
     """
     if level == RaiseLevel.GAHWA_DECLARED and readings.gahwa == "round_decides_game":
         # round_decides_game: The team that wins the gahwa round wins the game: the bidding team if

@@ -163,6 +163,22 @@ AshkalLimits: TypeAlias = Literal["unlimited", "no_ace", "not_after_pass", "no_a
 # Spec: spec/variants.baloot:290.
 DoubleOrder: TypeAlias = Literal["bidder_right", "dealer_right_first"]
 
+# A27: Whether a sweep of the bid winner's team scores more than another kaboot: the reverse
+# kaboot (al-kaboot al-maqloub) of Saudi play, most likely what the page's '88 if the face-up
+# card was an ace' garbles. SCORE.11 names neither the sweeping team nor the bidder's seat; the
+# Saudi sources give 88 to defenders who sweep a sun bidder at the dealer's right holding an
+# ace.
+# Spec: spec/variants.baloot:299.
+ReverseKaboot: TypeAlias = Literal["as_any_kaboot", "sun_dealer_right_ace"]
+
+# A28: Whether a player dealt a hand of only 7s, 8s and 9s may void the deal (kawesh,
+# takweesh). The page has no such call. Saudi play has it before the bid is won, when the same
+# dealer deals again, and after, when the next dealer does; after the bid the caller is not the
+# player to act, which the protocol's turns cannot express, so the call after the bid is no
+# reading here.
+# Spec: spec/variants.baloot:308.
+Kawesh: TypeAlias = Literal["no_kawesh", "weak_hand_redeal"]
+
 
 _READINGS_VALUES: dict[tuple[str, ...], Readings] = {}
 
@@ -201,6 +217,8 @@ class Readings:
     raised_share: RaisedShare  # A24
     ashkal_limits: AshkalLimits  # A25
     double_order: DoubleOrder  # A26
+    reverse_kaboot: ReverseKaboot  # A27
+    kawesh: Kawesh  # A28
 
     def __new__(
         cls,
@@ -231,6 +249,8 @@ class Readings:
         raised_share: RaisedShare,
         ashkal_limits: AshkalLimits,
         double_order: DoubleOrder,
+        reverse_kaboot: ReverseKaboot,
+        kawesh: Kawesh,
     ) -> Readings:
         """The one object of these readings (kept in `_READINGS_VALUES`)."""
         key = (
@@ -260,6 +280,8 @@ class Readings:
             raised_share,
             ashkal_limits,
             double_order,
+            reverse_kaboot,
+            kawesh,
         )
         value = _READINGS_VALUES.get(key)
         if value is None:
@@ -363,6 +385,8 @@ VARIANTS: dict[str, tuple[str, ...]] = {
     "raised_share": ("each_keeps_share", "winner_takes_all"),
     "ashkal_limits": ("unlimited", "no_ace", "not_after_pass", "no_ace_not_after_pass"),
     "double_order": ("bidder_right", "dealer_right_first"),
+    "reverse_kaboot": ("as_any_kaboot", "sun_dealer_right_ace"),
+    "kawesh": ("no_kawesh", "weak_hand_redeal"),
 }
 
 VARIANT_IDS: dict[str, str] = {
@@ -392,6 +416,8 @@ VARIANT_IDS: dict[str, str] = {
     "A24": "raised_share",
     "A25": "ashkal_limits",
     "A26": "double_order",
+    "A27": "reverse_kaboot",
+    "A28": "kawesh",
 }
 
 PROFILES: dict[str, Readings] = {
@@ -423,6 +449,8 @@ PROFILES: dict[str, Readings] = {
         raised_share="each_keeps_share",
         ashkal_limits="unlimited",
         double_order="bidder_right",
+        reverse_kaboot="as_any_kaboot",
+        kawesh="no_kawesh",
     ),
     # Baloot as it is played in Saudi Arabia: each reading from the published rule pages of the
     # Saudi apps, the apps' observed scoring and open engines, each source named; where none
@@ -455,5 +483,7 @@ PROFILES: dict[str, Readings] = {
         raised_share="winner_takes_all",
         ashkal_limits="not_after_pass",
         double_order="bidder_right",
+        reverse_kaboot="sun_dealer_right_ace",
+        kawesh="weak_hand_redeal",
     ),
 }

@@ -17,6 +17,7 @@ from .definitions import (
     KABOOT_POINTS,
     LAST_TRICK_BONUS,
     PROJECTS_RAISE_CAP,
+    REVERSE_KABOOT_POINTS,
     SUN_FAILURE_POINTS,
     SUN_SUCCESS_MARGIN,
     Game,
@@ -42,7 +43,7 @@ def team_card_bunts(game: Game, team: int) -> int:
         hokum suit: jack 20 bunts, nine 14, ace 11, ten 10, king 4, queen 3, eight and seven
         nothing.
 
-    Spec: spec/scoring.baloot:47.
+    Spec: spec/scoring.baloot:49.
     """
     return sum(
         [
@@ -59,7 +60,7 @@ def last_trick_team(game: Game) -> int:
 
     SCORE.2: The team that wins the last trick of a round gains 10 bunts for it.
 
-    Spec: spec/scoring.baloot:53.
+    Spec: spec/scoring.baloot:55.
     """
     return cards_rules.team_of(game.tricks[len(game.tricks) - 1].winner)
 
@@ -72,7 +73,7 @@ def round_bunts(trump: Suit | None) -> int:
         wins in them. Each card has a value in bunts (abnat).
     SCORE.2: The team that wins the last trick of a round gains 10 bunts for it.
 
-    Spec: spec/scoring.baloot:57.
+    Spec: spec/scoring.baloot:59.
     """
     return cards_rules.deck_bunts(trump) + LAST_TRICK_BONUS
 
@@ -85,7 +86,7 @@ def sun_conversion(bunts: int) -> int:
         divided by ten, giving its points for the round. A figure ending in 5, such as 25, is not
         rounded: it is doubled and divided by ten as it stands.
 
-    Spec: spec/scoring.baloot:63.
+    Spec: spec/scoring.baloot:65.
     """
     if bunts % 10 == 5:
         return bunts * 2 // 10
@@ -100,7 +101,7 @@ def hokum_conversion(bunts: int) -> int:
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
         dropping the .5 (7.5 gives 7).
 
-    Spec: spec/scoring.baloot:70.
+    Spec: spec/scoring.baloot:72.
     """
     if bunts % 10 > 5:
         return bunts // 10 + 1
@@ -118,7 +119,7 @@ def conversion(mode: Mode, bunts: int) -> int:
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
         dropping the .5 (7.5 gives 7).
 
-    Spec: spec/scoring.baloot:77.
+    Spec: spec/scoring.baloot:79.
     """
     if mode == Mode.SUN:
         return sun_conversion(bunts)
@@ -136,7 +137,7 @@ def bunts_per_point(mode: Mode) -> int:
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
         dropping the .5 (7.5 gives 7).
 
-    Spec: spec/scoring.baloot:82.
+    Spec: spec/scoring.baloot:84.
     """
     if mode == Mode.SUN:
         return 10 // 2
@@ -154,7 +155,7 @@ def converted_and_rest(mode: Mode, bunts: list[int], converted_team: int) -> lis
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
         dropping the .5 (7.5 gives 7).
 
-    Spec: spec/scoring.baloot:89.
+    Spec: spec/scoring.baloot:91.
     """
     converted = conversion(mode, bunts[converted_team])
     whole = conversion(mode, bunts[0] + bunts[1])
@@ -173,7 +174,7 @@ def convert_pair(readings: Readings, mode: Mode, bunts: list[int], bidder_team: 
         whole number, except that a result ending in exactly .5, such as 7.5, is rounded down by
         dropping the .5 (7.5 gives 7).
 
-    Spec: spec/scoring.baloot:97.
+    Spec: spec/scoring.baloot:99.
     """
     other = cards_rules.other_team(bidder_team)
     if readings.rounding == "each_team":
@@ -205,7 +206,7 @@ def unmultiplied_projects(
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/scoring.baloot:110.
+    Spec: spec/scoring.baloot:112.
     """
     if multiplier == 1:
         return 0
@@ -235,7 +236,7 @@ def capped_projects(readings: Readings, value: int, baloot_value: int, multiplie
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/scoring.baloot:123.
+    Spec: spec/scoring.baloot:125.
     """
     if multiplier <= PROJECTS_RAISE_CAP:
         return 0
@@ -269,7 +270,7 @@ def project_points(
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
 
-    Spec: spec/scoring.baloot:133.
+    Spec: spec/scoring.baloot:135.
     """
     if readings.project_units == "bunts_before_rounding":
         # bunts_before_rounding: Project values are bunts, the page's figures as they stand, added
@@ -304,7 +305,7 @@ def points_on_top(
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
 
-    Spec: spec/scoring.baloot:142.
+    Spec: spec/scoring.baloot:144.
     """
     kept = [
         unmultiplied_projects(readings, projects[t], baloots[t], multiplier)
@@ -355,7 +356,7 @@ def round_points(
         times; last, the bid winner may declare gahwa, meaning that whoever wins this round wins
         the game.
 
-    Spec: spec/scoring.baloot:153.
+    Spec: spec/scoring.baloot:155.
     """
     if readings.project_units == "bunts_before_rounding":
         # bunts_before_rounding: Project values are bunts, the page's figures as they stand, added
@@ -423,7 +424,7 @@ def bunts_with_projects(
     SCORE.5: Project values in sun: sira 4, fifty 10, hundred 20, four hundred 40.
     SCORE.6: Project values in hokum: sira 2, fifty 5, hundred 10, baloot 2.
 
-    Spec: spec/scoring.baloot:171.
+    Spec: spec/scoring.baloot:173.
     """
     if readings.project_units == "bunts_before_rounding":
         # bunts_before_rounding: Project values are bunts, the page's figures as they stand, added
@@ -459,7 +460,7 @@ def success_points(
         succeeds if it scored more than 13 points than the other team, in hokum if it has more than
         8 points more. Each team's points for the round are then added to its running total.
 
-    Spec: spec/scoring.baloot:182.
+    Spec: spec/scoring.baloot:184.
     """
     points = round_points(readings, mode, bunts, projects, baloots, multiplier, bidder_team)
     if multiplier == 1:
@@ -495,7 +496,7 @@ def bidder_succeeds(
         succeeds if it scored more than 13 points than the other team, in hokum if it has more than
         8 points more. Each team's points for the round are then added to its running total.
 
-    Spec: spec/scoring.baloot:193.
+    Spec: spec/scoring.baloot:195.
     """
     other = cards_rules.other_team(bidder_team)
     margin = SUN_SUCCESS_MARGIN if mode == Mode.SUN else HOKUM_SUCCESS_MARGIN
@@ -552,7 +553,7 @@ def failure_points(
     SCORE.10: If the bidding team fails, the other team scores the maximum, 26 points in sun or
         16 in hokum, and the bidding team scores nothing.
 
-    Spec: spec/scoring.baloot:215.
+    Spec: spec/scoring.baloot:217.
     """
     other = cards_rules.other_team(bidder_team)
     maximum = SUN_FAILURE_POINTS if mode == Mode.SUN else HOKUM_FAILURE_POINTS
@@ -581,7 +582,7 @@ def kaboot_team(game: Game) -> int | None:
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:236.
+    Spec: spec/scoring.baloot:238.
     """
     winners = [cards_rules.team_of(t.winner) for t in game.tricks]
     if all([w == winners[0] for w in winners]):
@@ -596,7 +597,7 @@ def kaboot_value(readings: Readings, game: Game) -> int:
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:242.
+    Spec: spec/scoring.baloot:244.
     """
     if readings.kaboot in ("flat_44", "flat_44_with_projects_and_raises"):
         # flat_44: 44 points in sun and hokum, 88 if the face-up card was an ace; no projects or
@@ -622,6 +623,81 @@ def kaboot_value(readings: Readings, game: Game) -> int:
         raise UnknownReading("kaboot", readings.kaboot)
 
 
+def bid_winner_held_an_ace(game: Game) -> bool:
+    """Whether the bid winner had an ace among its eight cards: every card is played by the end of
+    the round, so whether it played one.
+
+    SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
+        card the bidding was for is an ace; the other team scores nothing.
+
+    Spec: spec/scoring.baloot:257.
+    """
+    return any(
+        [
+            p.card.rank == Rank.ACE
+            for t in game.tricks
+            for p in t.plays
+            if p.seat == known(game.contract).bidder
+        ]
+    )
+
+
+def bid_winner_at_dealer_right(game: Game) -> bool:
+    """Whether the bid winner sits at the dealer's right, the first in the bidding order.
+
+    BID.2: The player on the dealer's right bids first. Each bid is one of three calls: hokum,
+        sun or pass.
+    SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
+        card the bidding was for is an ace; the other team scores nothing.
+
+    Spec: spec/scoring.baloot:263.
+    """
+    return known(game.contract).bidder == cards_rules.next_seat(game.dealer)
+
+
+def is_reverse_kaboot(readings: Readings, game: Game, team: int) -> bool:
+    """Whether a sweep is a reverse kaboot (A27): the other team sweeps a sun bid winner who sits
+    at the dealer's right and held an ace.
+
+    SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
+        card the bidding was for is an ace; the other team scores nothing.
+
+    Spec: spec/scoring.baloot:269.
+    """
+    if readings.reverse_kaboot == "as_any_kaboot":
+        # as_any_kaboot: No reverse kaboot: a team that wins every trick scores the kaboot of A9,
+        #     whoever bid.
+        return False
+    elif readings.reverse_kaboot == "sun_dealer_right_ace":
+        # sun_dealer_right_ace: In sun, when the bid winner sits at the dealer's right (the first
+        #     in the bidding order), held an ace among its eight cards, and the other team wins
+        #     every trick, that team scores 88 in place of A9's kaboot value; what A9 adds to a
+        #     kaboot (the sweepers' projects, the raises) is added as to any kaboot. In hokum, and
+        #     for any other sweep, the kaboot of A9.
+        return (
+            known(game.contract).kind == Mode.SUN
+            and team != cards_rules.team_of(known(game.contract).bidder)
+            and bid_winner_held_an_ace(game)
+            and bid_winner_at_dealer_right(game)
+        )
+    else:
+        raise UnknownReading("reverse_kaboot", readings.reverse_kaboot)
+
+
+def sweep_value(readings: Readings, game: Game, team: int) -> int:
+    """What the sweeping team's kaboot is worth before anything is added: 88 for a reverse kaboot
+    (A27), otherwise A9's kaboot value.
+
+    SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
+        card the bidding was for is an ace; the other team scores nothing.
+
+    Spec: spec/scoring.baloot:281.
+    """
+    if is_reverse_kaboot(readings, game, team):
+        return REVERSE_KABOOT_POINTS
+    return kaboot_value(readings, game)
+
+
 def kaboot_result(
     readings: Readings,
     game: Game,
@@ -631,15 +707,16 @@ def kaboot_result(
     multiplier: int,
     bidder_team: int,
 ) -> list[int]:
-    """A team that wins every trick scores the kaboot (A9 says whether its projects and the raises
-    are added, as to other points); the other team scores nothing, its projects included.
+    """A team that wins every trick scores the kaboot, or the reverse kaboot (A27); A9 says whether
+    its projects and the raises are added, as to other points. The other team scores nothing,
+    its projects included.
 
     SCORE.11: A team that wins every trick of a round scores 44 points, or 88 if the face-up
         card the bidding was for is an ace; the other team scores nothing.
 
-    Spec: spec/scoring.baloot:255.
+    Spec: spec/scoring.baloot:288.
     """
-    base = [kaboot_value(readings, game) if t == team else 0 for t in cards_rules.teams()]
+    base = [sweep_value(readings, game, team) if t == team else 0 for t in cards_rules.teams()]
     own = [projects[t] if t == team else 0 for t in cards_rules.teams()]
     own_baloot = [baloots[t] if t == team else 0 for t in cards_rules.teams()]
     if readings.kaboot in ("flat_44", "sun_44_hokum_25_nothing_added"):
@@ -684,7 +761,7 @@ def gahwa_points(
     GAME.2: A team wins the game when it reaches 152 points, or outright when it wins a round
         that was declared gahwa.
 
-    Spec: spec/scoring.baloot:272.
+    Spec: spec/scoring.baloot:305.
     """
     if level != RaiseLevel.GAHWA_DECLARED:
         return earned
@@ -717,7 +794,7 @@ def score_round(readings: Readings, game: Game) -> RoundResult:
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
 
-    Spec: spec/scoring.baloot:282.
+    Spec: spec/scoring.baloot:315.
     """
     contract = game.contract
     mode = known(contract).kind

@@ -61,7 +61,7 @@ class NotationError(ValueError):
     """A string that is not a well-formed card or action."""
 
 
-_BIDS = ("pass", "hokum", "sun", "ashkal")
+_BIDS = ("pass", "hokum", "sun", "ashkal", "kawesh")
 
 
 def parse_action(text: str) -> Action:
@@ -103,7 +103,7 @@ def parse_action(text: str) -> Action:
             raise NotationError(f"action {text!r}: a card is named twice")
         return Action("declare", head, args)
     raise NotationError(
-        f"action {text!r}: expected pass, hokum [SUIT], sun, ashkal, double [closed|open], "
+        f"action {text!r}: expected pass, hokum [SUIT], sun, ashkal, kawesh, double [closed|open], "
         "triple [closed|open], four [closed|open], gahwa, 'declare KIND CARDS' or 'play CARD'"
     )
 
@@ -151,7 +151,8 @@ def illegal_candidates(phase: str, state: dict[str, Any], legal: list[str]) -> l
     bidding or the raises, or, in the play, each card of the hand of the player to act,
     three cards not in it, a declaration of its first three cards, and a pass."""
     if phase == "bidding":
-        vocabulary = ["pass", "hokum", "sun", "ashkal", *(f"hokum {s}" for s in SUITS), "double"]
+        vocabulary = ["pass", "hokum", "sun", "ashkal", "kawesh", *(f"hokum {s}" for s in SUITS),
+                      "double"]
     elif phase == "raising":
         vocabulary = ["pass", *RAISE_CALLS, *LOCKED_FORMS, "sun"]
     elif phase == "playing":

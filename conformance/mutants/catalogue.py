@@ -158,6 +158,25 @@ MUTANTS: tuple[Mutant, ...] = (
         "let ace_up = game.face_up.rank == ten",
         pins=(("ashkal_limits", "no_ace"),),
     ),
+    Mutant(
+        "kawesh_with_a_ten",
+        "BID.9",
+        "Under A28 weak_hand_redeal, kawesh offered to a hand of 7s, 8s, 9s and 10s.",
+        "bidding.baloot",
+        "all([c.rank in [seven, eight, nine] for c in game.hands[seat]])",
+        "all([c.rank in [seven, eight, nine, ten] for c in game.hands[seat]])",
+        pins=(("kawesh", "weak_hand_redeal"),),
+    ),
+    Mutant(
+        "kawesh_passes_the_deal_on",
+        "BID.9",
+        "Under A28 weak_hand_redeal, the next dealer deals again after a kawesh, as after two "
+        "rounds of passes under A20 next_dealer.",
+        "bidding.baloot",
+        "stage = dealt_again, next_dealer_seat = game.dealer }",
+        "stage = dealt_again, next_dealer_seat = next_seat(game.dealer) }",
+        pins=(("kawesh", "weak_hand_redeal"),),
+    ),
     # ---- raises ------------------------------------------------------------------------
     Mutant(
         "double_order_counts_from_the_dealer",
@@ -565,6 +584,26 @@ MUTANTS: tuple[Mutant, ...] = (
         "      return points_on_top(game.contract.kind, base, own, own_baloot, multiplier, "
         "bidder_team)",
         pins=(("kaboot", "sun_44_hokum_25_projects_unraised"),),
+    ),
+    Mutant(
+        "reverse_kaboot_without_the_ace",
+        "SCORE.11",
+        "Under A27 sun_dealer_right_ace, the reverse kaboot's 88 without its ace: any sweep "
+        "of a sun bid winner at the dealer's right scores 88.",
+        "scoring.baloot",
+        "and bid_winner_held_an_ace(game) and bid_winner_at_dealer_right(game)",
+        "and bid_winner_at_dealer_right(game)",
+        pins=(("reverse_kaboot", "sun_dealer_right_ace"),),
+    ),
+    Mutant(
+        "reverse_kaboot_any_bidder_seat",
+        "SCORE.11",
+        "Under A27 sun_dealer_right_ace, the reverse kaboot's 88 wherever the bid winner "
+        "sits: the dealer's right is not checked.",
+        "scoring.baloot",
+        "and bid_winner_held_an_ace(game) and bid_winner_at_dealer_right(game)",
+        "and bid_winner_held_an_ace(game)",
+        pins=(("reverse_kaboot", "sun_dealer_right_ace"),),
     ),
     Mutant(
         "raised_winner_leaves_the_loser_its_share",

@@ -54,7 +54,7 @@ from .spec_model import spec_model
 MIN_CASES = 2
 
 BIDDING_CALLS = (ActionKind.PASS_TURN, ActionKind.BID_HOKUM, ActionKind.BID_SUN,
-                 ActionKind.BID_ASHKAL)
+                 ActionKind.BID_ASHKAL, ActionKind.CALL_KAWESH)
 RAISES = (ActionKind.DOUBLE_RAISE, ActionKind.TRIPLE_RAISE, ActionKind.FOUR_RAISE,
           ActionKind.GAHWA_RAISE)
 # The raise each level leads to, and the side that makes it (RAISE.1: the bid winner's
@@ -265,6 +265,9 @@ def _holds(p: Position) -> bool:
 
 WAYS: tuple[Way, ...] = (
     # -- the bidding (BID.*) -----------------------------------------------------------
+    Way("bid.kawesh.not-weak", "kawesh", "only a player whose five cards",
+        "kawesh by a player whose five cards are not all 7s, 8s and 9s, or under a reading "
+        "without the call (A28)", ("BID.9",), lambda p: p.kind == ActionKind.CALL_KAWESH),
     Way("bid.open.not-a-call", "call_in_open_bidding", "the player may pass",
         "a raise, a declaration or a card while the bidding is open", ("BID.2",), _not_a_call),
     Way("bid.open.ashkal-early", "call_in_open_bidding", "the player may pass",

@@ -43,7 +43,7 @@ from .refusals import (
 
 WAY_BY_KEY = {w.key: w for w in WAYS}
 SUITS = ("S", "H", "D", "C")
-CALLS = ("pass", "hokum", *(f"hokum {s}" for s in SUITS), "sun", "ashkal", "double",
+CALLS = ("pass", "hokum", *(f"hokum {s}" for s in SUITS), "sun", "ashkal", "kawesh", "double",
          "double closed", "double open", "triple", "triple closed", "triple open", "four",
          "four closed", "four open", "gahwa")
 PROJECT_KINDS = tuple(k.value for k in ProjectKind if k != ProjectKind.BALOOT)
@@ -370,6 +370,8 @@ def _why(way: Way, found: Found) -> str:
 
 def _reasons(way: Way, seat: int | None, trump: Any) -> dict[str, str]:
     return {
+        "bid.kawesh.not-weak": "kawesh is open only under A28 weak_hand_redeal, to a player "
+        "whose five cards before the bidding are all 7s, 8s and 9s (BID.9).",
         "bid.open.not-a-call": "while the bidding is open a player may only pass, bid "
         "hokum or sun, or (third or fourth bidder) call ashkal (BID.2).",
         "bid.open.ashkal-early": "only the third and fourth bidders from the dealer's right "

@@ -150,7 +150,7 @@ def test_the_register_holds_each_choice_with_its_evidence_status() -> None:
     evidence = checked_in()["evidence"]
     assert set(evidence) == {"literal", "federation"}
     for profile in evidence.values():
-        assert len(profile) == 26 and all(
+        assert len(profile) == 28 and all(
             e["status"] in ("confirmed", "contested", "unsourced") for e in profile.values())
     # the page says nothing of two teams passing 152 in one round (END.1)
     assert evidence["literal"]["both_reach_target"]["status"] == "unsourced"
@@ -184,6 +184,20 @@ def test_the_register_holds_each_choice_with_its_evidence_status() -> None:
         order = evidence[name]["double_order"]
         assert order["status"] == "contested"
         assert [a["reading"] for a in order["against"]] == ["dealer_right_first"]
+    # A27: the federation gives the reverse kaboot its 88 (the Saudi rules reproduction and
+    # the video), contested by the video's other players and the app's one kaboot branch
+    assert checked_in()["profiles"]["federation"]["reverse_kaboot"] == "sun_dealer_right_ace"
+    assert checked_in()["profiles"]["literal"]["reverse_kaboot"] == "as_any_kaboot"
+    reverse = evidence["federation"]["reverse_kaboot"]
+    assert reverse["status"] == "contested"
+    assert [a["reading"] for a in reverse["against"]] == ["as_any_kaboot"]
+    assert evidence["literal"]["reverse_kaboot"]["status"] == "confirmed"
+    # A28: kawesh before the bid is the federation's (the engine document, the video, the
+    # app's records); the page has no such call
+    assert checked_in()["profiles"]["federation"]["kawesh"] == "weak_hand_redeal"
+    assert checked_in()["profiles"]["literal"]["kawesh"] == "no_kawesh"
+    assert evidence["federation"]["kawesh"]["status"] == "confirmed"
+    assert len(evidence["federation"]["kawesh"]["for"]) == 3
     # A10: the doubling document's each-raiser choice now has a reading, against the pick
     locked = evidence["federation"]["locked_round"]
     assert locked["status"] == "contested"

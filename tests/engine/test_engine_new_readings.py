@@ -3,15 +3,19 @@ hand: A12 points_and_projects_capped (the projects doubled at most); A25 ashkal_
 ashkal on a face-up ace, none after a pass); A10 each_raiser_chooses (the tripler and the
 quadrupler call their raise closed or open too, gahwa always open); A4 more_points_app_ties
 (the ties of the Kammelna app: a sun tie split, a raised hokum tie lost by the doubler, an
-unraised one by the bidder)."""
+unraised one by the bidder); A26 double_order (who is asked first to double); A27
+reverse_kaboot (88 to the defenders who sweep a sun bid winner at the dealer's right
+holding an ace); A28 kawesh (a hand of 7s, 8s and 9s voids the deal, the same dealer
+dealing again)."""
 
 from __future__ import annotations
 
 import dataclasses
 
 import pytest
-from engine_helpers import TWO_OF_EACH, play, plays, start, with_totals
+from engine_helpers import TWO_OF_EACH, play, plays, result, start, with_totals
 
+from baloot.conformance.harness.deal_layout import deck_for_hands
 from baloot.reference_impl import IllegalAction
 from baloot.reference_impl.definitions import Mode
 from baloot.reference_impl.readings import PROFILES
@@ -338,3 +342,114 @@ def test_the_later_raises_follow_the_doubler() -> None:
     assert list(game.state.asking) == [0]
     game.apply("four")
     assert list(game.state.asking) == [1]
+
+
+# ---- A27: the reverse kaboot ------------------------------------------------------------------
+
+
+def tricks(text: str) -> list[str]:
+    """The cards of whole tricks, written four by four."""
+    return text.split()
+
+
+# Seat 0 holds the AC and nothing else above a jack; seat 1 the ace, ten and king of spades
+# and of hearts, seat 3 those of diamonds with the KC and 10C; seat 2, seat 0's partner, the
+# rest. No hand holds a project. Seat 0's sixth card, 9D, is the face-up card.
+SWEPT_WITH_AN_ACE = [
+    ["7S", "JS", "7H", "9H", "7D", "9D", "8C", "AC"],
+    ["AS", "10S", "KS", "AH", "10H", "KH", "8D", "9C"],
+    ["9S", "8S", "JH", "QD", "JD", "QC", "JC", "7C"],
+    ["AD", "10D", "KD", "KC", "10C", "QS", "QH", "8H"],
+]
+# Seat 0 leads the 7S into the AS; seat 1 leads its 10S, KS, AH, 10H, KH, each the highest of
+# its suit still out (sun: A, 10, K, Q, J, 9, 8, 7), seat 0 throwing the AC on the KS; then
+# the 8D to seat 3's AD, and seat 3's 10D takes the last trick above the QD and the 9D.
+SWEEP_LED_BY_SEAT_0 = [f"play {card}" for card in tricks(
+    "7S AS 8S QS  10S 9S KC JS  KS 7C 10C AC  AH JH QH 7H  "
+    "10H JC 8H 9H  KH QC KD 8C  8D JD AD 7D  10D 9D 9C QD")]
+
+
+@pytest.mark.parametrize(("reading", "added"), [
+    ("as_any_kaboot", [0, 44]),
+    ("sun_dealer_right_ace", [0, 88]),
+])
+def test_a_sweep_of_the_dealer_right_sun_bidder_holding_an_ace(reading: str,
+                                                               added: list[int]) -> None:
+    """Dealer 3: seat 0, at the dealer's right, bids sun and leads; team 1 wins every trick.
+    The face-up card is a 9, so A9 flat_44 gives 44; the reverse kaboot gives 88 instead."""
+    game = start(SWEPT_WITH_AN_ACE, reverse_kaboot=reading)
+    play(game, "sun", "pass", "pass", "pass", *SWEEP_LED_BY_SEAT_0)
+    got = result(game)
+    assert got["kaboot"] == 1 and got["success"] is False
+    assert got["card_bunts"] == [0, 120]
+    assert got["added"] == added
+
+
+def test_no_reverse_kaboot_without_an_ace() -> None:
+    """The AC and the 7C change hands: seat 0 holds no ace, its partner throws the AC."""
+    hands = [list(h) for h in SWEPT_WITH_AN_ACE]
+    hands[0][7], hands[2][7] = "7C", "AC"
+    moves = list(SWEEP_LED_BY_SEAT_0)
+    moves[9], moves[11] = "play AC", "play 7C"
+    game = start(hands, reverse_kaboot="sun_dealer_right_ace")
+    play(game, "sun", "pass", "pass", "pass", *moves)
+    assert result(game)["added"] == [0, 44]
+
+
+def test_no_reverse_kaboot_away_from_the_dealer_right() -> None:
+    """Dealer 2: seat 0 bids sun second in the order. Seat 3, at the dealer's right, leads
+    (A16 dealer_right): its AD, 10D, KD (seat 0 throws the AC on the KD), KC and 10C, then
+    the QS into seat 1's AS; seat 1's 10S and KS take the last two tricks."""
+    game = start(SWEPT_WITH_AN_ACE, dealer=2, reverse_kaboot="sun_dealer_right_ace",
+                 first_leader="dealer_right")
+    play(game, "pass", "sun", "pass", "pass", "pass")
+    play(game, *[f"play {card}" for card in tricks(
+    "AD 7D 8D JD  10D 9D KH QD  KD AC 10H 7C  KC 8C 9C QC  "
+    "10C 7H AH JC  QS 7S AS 8S  10S 9S QH JS  KS JH 8H 9H")])
+    got = result(game)
+    assert got["kaboot"] == 1
+    assert got["added"] == [0, 44]
+
+
+# ---- A28: kawesh --------------------------------------------------------------------------
+
+# Dealer 3, so seat 0 bids first. Seat 0's five cards before the bidding, 7S 8H 9D 7C 8S, are
+# all 7s, 8s and 9s; seat 1's, AS 10S KH QH JD, are not. The face-up card is seat 0's sixth,
+# QD.
+WEAK_FIRST_BIDDER = [
+    ["7S", "8H", "9D", "7C", "8S", "QD", "AH", "JC"],
+    ["AS", "10S", "KH", "QH", "JD", "9S", "10C", "7D"],
+    ["KS", "QS", "JS", "10H", "9H", "AD", "8C", "9C"],
+    ["AC", "KC", "QC", "10D", "KD", "JH", "7H", "8D"],
+]
+
+
+@pytest.mark.parametrize(("reading", "calls"), [
+    ("no_kawesh", ["pass", "hokum", "sun"]),
+    ("weak_hand_redeal", ["pass", "hokum", "sun", "kawesh"]),
+])
+def test_kawesh_is_offered_to_a_hand_of_sevens_eights_and_nines(reading: str,
+                                                               calls: list[str]) -> None:
+    game = start(WEAK_FIRST_BIDDER, kawesh=reading)
+    assert game.current_player == 0
+    assert game.legal_actions() == calls
+    game.apply("pass")
+    assert "kawesh" not in game.legal_actions()  # seat 1 holds an ace, a ten, ...
+
+
+def test_kawesh_is_refused_without_the_reading() -> None:
+    game = start(WEAK_FIRST_BIDDER, kawesh="no_kawesh")
+    with pytest.raises(IllegalAction):
+        game.apply("kawesh")
+    assert game.current_player == 0 and game.state.bids == []
+
+
+@pytest.mark.parametrize("redeal_dealer", ["same_dealer", "next_dealer"])
+def test_after_a_kawesh_the_same_dealer_deals_again(redeal_dealer: str) -> None:
+    """Whatever A20 says of a redeal after two rounds of passes, the kawesh dealer deals."""
+    game = start(WEAK_FIRST_BIDDER, kawesh="weak_hand_redeal", redeal_dealer=redeal_dealer)
+    game.apply("kawesh")
+    assert game.state.phase.value == "deal" and game.state.contract is None
+    assert game.state.totals == [0, 0]
+    game.deal(deck_for_hands(TWO_OF_EACH, 3, 0))
+    assert game.state.dealer == 3 and game.current_player == 0

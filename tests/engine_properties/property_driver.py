@@ -183,11 +183,25 @@ class Rates:
     # how often a bidder passes on purpose (when passing is legal) before choosing at random:
     # more passes reach the second session, the last bidder's hokum and the redeal
     pass_bias: float = 0.0
+    # how often a deal gives one player five cards all 7s, 8s and 9s (a kawesh hand, A28), so
+    # that kawesh is reached at every stage of the bidding, not only by chance (1.6% of deals)
+    weak_hand: float = 0.0
 
 
-def random_deck(rng: random.Random) -> list[str]:
+WEAK_RANKS = (Rank.SEVEN, Rank.EIGHT, Rank.NINE)
+
+
+def random_deck(rng: random.Random, weak_hand: float = 0.0) -> list[str]:
+    """A shuffled deck; with chance `weak_hand`, one block of five of the first deal (SETUP.3:
+    each player in turn takes five consecutive cards) holds only 7s, 8s and 9s."""
     deck = list(DECK_TEXT)
     rng.shuffle(deck)
+    if rng.random() < weak_hand:
+        weak = {card_text(c) for c in DECK if c.rank in WEAK_RANKS}
+        block = rng.sample(sorted(weak), definitions.FIRST_DEAL_SIZE)
+        rest = [c for c in deck if c not in block]
+        start = definitions.FIRST_DEAL_SIZE * rng.randrange(definitions.PLAYER_COUNT)
+        deck = rest[:start] + block + rest[start:]
     return deck
 
 
@@ -195,7 +209,8 @@ def play_game(rng: random.Random, profile: str, overrides: dict[str, str] | None
               stats: Stats, rates: Rates | None = None) -> Game:
     """Deal and play one game to its end, checking every step; returns the finished game."""
     rates = rates or Rates()
-    game = new_game(profile, overrides, dealer=rng.randrange(4), deck=random_deck(rng))
+    game = new_game(profile, overrides, dealer=rng.randrange(4),
+                    deck=random_deck(rng, rates.weak_hand))
     rounds = 0
     dealt_hands: list[list[Card]] | None = None
     while True:
@@ -214,7 +229,7 @@ def play_game(rng: random.Random, profile: str, overrides: dict[str, str] | None
                 stats.redeals += 1
             rounds += 1
             assert rounds <= MAX_ROUNDS, "the game does not end"
-            game.deal(random_deck(rng))
+            game.deal(random_deck(rng, rates.weak_hand))
             dealt_hands = None
             continue
         assert phase in ACTING_PHASES, phase

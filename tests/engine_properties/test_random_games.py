@@ -41,17 +41,19 @@ def examples(n: int) -> int:
 
 
 PASS_BIASES = st.sampled_from([0.0, 0.0, 0.6])
+WEAK_HANDS = st.sampled_from([0.0, 0.0, 0.2])
 
 
 @settings(SETTINGS, max_examples=examples(100))
-@given(setup(), SEEDS, PASS_BIASES)
+@given(setup(), SEEDS, PASS_BIASES, WEAK_HANDS)
 def test_random_games_keep_every_invariant(chosen: tuple[str, dict[str, str] | None],
-                                           seed: int, pass_bias: float) -> None:
+                                           seed: int, pass_bias: float, weak_hand: float) -> None:
     profile, overrides = chosen
     rng = random.Random(seed)
     stats = Stats()
     for _ in range(GAMES_PER_EXAMPLE):
-        play_game(rng, profile, overrides, stats, Rates(pass_bias=pass_bias))
+        play_game(rng, profile, overrides, stats,
+                  Rates(pass_bias=pass_bias, weak_hand=weak_hand))
     assert stats.games == GAMES_PER_EXAMPLE
     assert stats.rounds >= GAMES_PER_EXAMPLE
 
@@ -70,14 +72,15 @@ def test_every_profile_and_every_reading(profile: str, overrides: dict[str, str]
 
 
 def test_a_fixed_run_reaches_every_transition_and_every_kind_of_action() -> None:
-    """One game under every setup, passing often: random play reaches every transition the
-    spec's bidding machine declares, every kind of action and a redeal, so the checks above
-    are not vacuous."""
+    """One game under every setup, passing often and dealing kawesh hands often: random play
+    reaches every transition the spec's bidding machine declares, every kind of action and a
+    redeal, so the checks above are not vacuous."""
     stats = Stats()
     rng = random.Random(20240601)
     for profile, overrides in setups():
         play_game(rng, profile, overrides, stats,
-                  Rates(illegal=0.01, round_trip=0.01, text_check=0.02, pass_bias=0.6))
+                  Rates(illegal=0.01, round_trip=0.01, text_check=0.02, pass_bias=0.6,
+                        weak_hand=0.25))
     assert "stage" in MACHINES, "the bidding machine's transitions are not in definitions"
     declared = {(a.value, b.value) for a, b in MACHINES["stage"]}
     assert stats.stage_changes == declared, (

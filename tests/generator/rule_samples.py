@@ -215,6 +215,10 @@ def _entry(part: str) -> Callable[..., Any]:
     return function
 
 
+KAWESH = definitions.Action(kind=definitions.ActionKind.CALL_KAWESH, suit=None, lock=None,
+                            project=None, cards=[])
+
+
 def _play(rng: random.Random, chosen: readings.Readings) -> None:
     """One game of random actions; one action in ten is picked from earlier states, so
     often illegal."""
@@ -242,6 +246,11 @@ def _play(rng: random.Random, chosen: readings.Readings) -> None:
         if rng.random() < 0.1 and seen_actions:
             with contextlib.suppress(IllegalAction):  # an illegal one leaves the state
                 state = call("apply_action", state, rng.choice(seen_actions))
+            continue
+        if phase == "bidding" and rng.random() < 0.05:
+            # a kawesh hand is rare (1.6% of deals): the call is tried, and mostly refused
+            with contextlib.suppress(IllegalAction):
+                state = call("apply_action", state, KAWESH)
             continue
         passes = [a for a in actions if a.kind.name == "PASS_TURN"]
         action = rng.choice(passes if passes and rng.random() < 0.5 else actions)

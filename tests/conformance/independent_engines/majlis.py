@@ -41,6 +41,11 @@ OVERRIDES = {
     # fails: _succeeded in majlis_scoring.py); the profile now reads the app's ties
     # (more_points_app_ties), and the engine says what it plays
     "bidder_success": "more_than_half_bunts",
+    # written before A27: a sweep scores the kaboot whoever bid; the federation profile
+    # now gives the reverse kaboot its 88, and the engine says what it plays
+    "reverse_kaboot": "as_any_kaboot",
+    # written before A28: no kawesh call; the federation profile now has it
+    "kawesh": "no_kawesh",
 }
 # The federation profile's readings (pack 0.5) of the variants this engine's rules depend on.
 FEDERATION = {

@@ -44,6 +44,11 @@ OVERRIDES = {
     # FEDERATION); the profile now reads the app's ties (more_points_app_ties), which the
     # engine does not implement, and the engine says what it plays
     "bidder_success": "more_than_half_bunts",
+    # written before A27: a sweep scores the kaboot whoever bid; the federation profile
+    # now gives the reverse kaboot its 88, and the engine says what it plays
+    "reverse_kaboot": "as_any_kaboot",
+    # written before A28: no kawesh call; the federation profile now has it
+    "kawesh": "no_kawesh",
 }
 # every reading a `start` may ask for, variant by variant (the played one among them)
 READINGS = {
