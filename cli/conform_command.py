@@ -29,7 +29,7 @@ from ..conformance.harness.case_selection import (
     select_cases,
 )
 from ..conformance.harness.engine_process import EngineProcess
-from ..conformance.harness.exit_status import FAILURES, INTERRUPTED, USAGE, conform_verdict
+from ..conformance.harness.exit_status import USAGE, conform_verdict
 from ..conformance.harness.lint import lint_pack
 from ..conformance.harness.pack import Case, Pack, default_pack_folder
 from ..conformance.harness.report_console import COMPACT, FULL, QUIET, print_report
@@ -358,8 +358,6 @@ def run_conform(args: argparse.Namespace) -> int:
     extra = _extra_args(args)
     print_report(console, report, extra, form)
     status, why = conform_verdict(report, args.min_checked)
-    if report.stopped and status == INTERRUPTED:  # --maxfail: a case failed, no Ctrl-C
-        status, why = FAILURES, ""
     try:
         if args.json:
             write_json(report, args.json, extra)

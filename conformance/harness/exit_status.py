@@ -32,7 +32,7 @@ def describe_status(status: int) -> str:
 
 def conform_verdict(report: RunReport, min_checked: int = 1) -> tuple[int, str]:
     """The exit status of a run and, when it is not OK, why (one line)."""
-    if report.interrupted:
+    if report.interrupted and not report.stopped_by_maxfail:  # --maxfail: a case failed
         return INTERRUPTED, f"interrupted after {len(report.outcomes)} case(s)"
     if report.never_started or report.declaration_error:
         why = report.declaration_error or next(

@@ -141,12 +141,12 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
             f"({len(stale.passed)} passed: {escape(passed)}); take it off the list",
             soft_wrap=True,
         )
-    if report.stopped:
-        console.print(f"[yellow]{escape(report.stopped)}[/]", highlight=False)
+    if report.stopped_by_maxfail and report.stopped:
+        console.print(f"[yellow]{escape(report.stopped.describe())}[/]", highlight=False)
     if not quiet and not report.never_started:  # a table of errors alone says nothing
         console.print(summary_table(report))
     verdict = "[green]OK[/]" if report.ok else "[red]FAILED[/]"
-    if report.interrupted:
+    if report.interrupted and not report.stopped_by_maxfail:  # --maxfail: FAILED, exit 1
         verdict = "[yellow]INTERRUPTED[/]"
     console.print(
         f"{verdict}: {totals_line(report)} in {report.seconds:.1f} s "

@@ -117,6 +117,7 @@ def report_as_json(
         "declaration_error": report.declaration_error,
         "ok": report.ok and not report.interrupted,
         "interrupted": report.interrupted,
+        "stopped": None if report.stopped is None else report.stopped.as_json(),
         "seconds": round(report.seconds, 3),
         "checked": report.checked,
         "summary": {s: report.count(s) for s in STATUSES},
@@ -199,6 +200,8 @@ def junit_properties(report: RunReport) -> dict[str, str]:
         properties["declaration_error"] = report.declaration_error
     properties["strict"] = "true" if report.strict else "false"
     properties["interrupted"] = "true" if report.interrupted else "false"
+    if report.stopped is not None:
+        properties["stopped"] = report.stopped.reason
     return properties
 
 
@@ -242,8 +245,10 @@ def write_junit(report: RunReport, path: Path, *, now: datetime | None = None) -
         _add_testcase(suite, o, rules, strict=report.strict)
     if report.interrupted:
         ET.SubElement(suite, "system-err").text = (
-            f"the run was interrupted: this report covers the {len(report.outcomes)} "
-            "cases that ran before it stopped")
+            "the run was interrupted"
+            + (f" ({report.stopped.describe()})" if report.stopped else "")
+            + f": this report covers the {len(report.outcomes)} cases that ran before it "
+            "stopped")
     for element in suite.iter():  # an engine's text may hold bytes XML cannot carry
         element.text = _xml_safe(element.text) if element.text is not None else None
         for key, value in element.attrib.items():

@@ -151,6 +151,8 @@ def summary_markdown(report: RunReport, status: int, why: str = "") -> str:
         ["strict", "yes" if report.strict else "no"],
         ["exit status", md(f"{status}: {why or describe_status(status)}")],
     ]
+    if report.stopped is not None:
+        about.append(["stopped", md(report.stopped.describe())])
     lines += _table(["run", ""], about)
     lines.append("")
     counts = [str(report.count(s)) for s in STATUSES] + [str(report.checked)]

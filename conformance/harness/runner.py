@@ -16,8 +16,9 @@ without trying, so a dead engine cannot stretch a run; a start that got no reply
 in time counts as all of them (each new start would wait the whole timeout). An errored case's
 message says the likely cause of a failed start, and its `stderr` keeps the
 engine's stderr around the error. With `maxfail`, the run stops once that many
-cases failed or errored (`RunReport.stopped` says so, and the report is
-`interrupted`, as by Ctrl-C: it covers the cases that ran). The xfail list
+cases failed or errored; `RunReport.stopped` says why the run stopped before every case
+ran (`maxfail`, or a `signal`: Ctrl-C or SIGTERM), and the report is `interrupted`
+either way: it covers the cases that ran. The xfail list
 (`xfail.py`) then turns a listed case's failure into xfailed, its pass into
 xpassed; under `strict` an xpassed case fails the run (`RunReport.ok`).
 """
@@ -84,6 +85,34 @@ class CaseOutcome:
         return self.case.alternatives[self.alternative].describe()
 
 
+MAXFAIL, SIGNAL = "maxfail", "signal"  # why a run stopped before every case ran
+
+
+@dataclass(frozen=True)
+class RunStop:
+    """Why a run stopped before every case ran: `maxfail` (`--maxfail N`, `-x`: N cases
+    failed or errored), or `signal` (Ctrl-C or SIGTERM)."""
+
+    reason: str
+    ran: int  # the cases that ran, of
+    cases: int  # the cases the run was to run
+    maxfail: int | None = None  # MAXFAIL: the limit
+    failures: int = 0  # the failed and errored cases when it stopped
+
+    def describe(self) -> str:
+        if self.reason == MAXFAIL:
+            return (f"stopped after {self.failures} failed or errored case(s) "
+                    f"(--maxfail {self.maxfail}), {self.ran} of {self.cases} run")
+        return f"interrupted after {self.ran} of {self.cases} case(s)"
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON report's `stopped`."""
+        data: dict[str, Any] = {"reason": self.reason, "ran": self.ran, "cases": self.cases}
+        if self.reason == MAXFAIL:
+            data |= {"maxfail": self.maxfail, "failures": self.failures}
+        return data | {"message": self.describe()}
+
+
 @dataclass
 class RunReport:
     pack: Pack
@@ -96,10 +125,14 @@ class RunReport:
     seconds: float = 0.0
     declared: Declared | None = None
     declaration_error: str | None = None  # the hello could not be read
-    interrupted: bool = False  # stopped (Ctrl-C) before every case ran
+    interrupted: bool = False  # stopped (--maxfail, Ctrl-C) before every case ran
     stale_xfails: list[StaleXfail] = field(default_factory=list)
     strict: bool = False  # an unexpected pass (xpassed) fails the run
-    stopped: str | None = None  # why the run stopped before every case ran (--maxfail)
+    stopped: RunStop | None = None  # why the run stopped before every case ran
+
+    @property
+    def stopped_by_maxfail(self) -> bool:
+        return self.stopped is not None and self.stopped.reason == MAXFAIL
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -190,12 +223,12 @@ class Runner:
                 failures += outcome.status in (FAILED, ERRORED)
                 if self.maxfail and failures >= self.maxfail and number < len(cases):
                     report.interrupted = True
-                    report.stopped = (f"stopped after {failures} failed or errored case(s) "
-                                      f"(--maxfail {self.maxfail}), {number} of "
-                                      f"{len(cases)} run")
+                    report.stopped = RunStop(MAXFAIL, number, len(cases), self.maxfail,
+                                             failures)
                     break
         except KeyboardInterrupt:  # the report covers every case that ran
             report.interrupted = True
+            report.stopped = RunStop(SIGNAL, len(report.outcomes), len(cases))
         finally:
             self.engine.close()
         report.hello = self.engine.hello

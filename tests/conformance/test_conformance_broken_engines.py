@@ -182,6 +182,7 @@ def test_ctrl_c_writes_the_report_of_the_cases_that_ran(
     data = json.loads(report.read_text())
     assert data["interrupted"] is True and data["ok"] is False
     assert [c["id"] for c in data["cases"]] == ["c1"]  # c2 hung; c3 never ran
+    assert data["stopped"]["reason"] == "signal" and data["stopped"]["ran"] == 1
     assert "INTERRUPTED" in out
     suite = ET.parse(junit).getroot()  # the JUnit report parses and holds the case that ran
     assert [case.get("name") for case in suite.iter("testcase")] == ["c1"]

@@ -15,6 +15,7 @@ import pytest
 
 from baloot.cli.main import main as cli_main
 from baloot.conformance.harness.engine_process import StderrLines
+from baloot.conformance.protocol.schemas import schema_errors
 
 from .conftest import FAKE_ENGINES, engine_command, legal_case, write_pack
 
@@ -128,6 +129,26 @@ def test_maxfail_stops_and_the_report_says_so(
     status, report, _ = conform(tmp_path, capsys, engine_command("good"), 6, "-x",
                                 expect=WRONG)
     assert status == 1 and len(report["cases"]) == 1
+
+
+def test_a_maxfail_stop_has_its_own_reason_in_every_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junit, summary = tmp_path / "report.xml", tmp_path / "summary.md"
+    status, report, lines = conform(tmp_path, capsys, engine_command("good"), 6,
+                                    "--maxfail", "2", "--junit", str(junit),
+                                    "--summary-md", str(summary), expect=WRONG)
+    assert status == 1 and report["interrupted"] is True
+    assert report["stopped"] == {
+        "reason": "maxfail", "ran": 2, "cases": 6, "maxfail": 2, "failures": 2,
+        "message": "stopped after 2 failed or errored case(s) (--maxfail 2), 2 of 6 run"}
+    assert not schema_errors("report", report)
+    assert lines[-1].startswith("FAILED: "), lines[-1]  # not INTERRUPTED: exit 1, not 130
+    xml = junit.read_text()
+    assert '<property name="stopped" value="maxfail" />' in xml
+    assert "(--maxfail 2)" in xml
+    assert "| stopped | stopped after 2 failed or errored case(s)" in summary.read_text()
+    status, report, _ = conform(tmp_path, capsys, engine_command("good"), 3)
+    assert status == 0 and report["stopped"] is None and report["interrupted"] is False
 
 
 def test_off_a_terminal_a_failure_takes_two_lines_and_quiet_only_ids(
