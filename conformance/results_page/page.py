@@ -84,6 +84,10 @@ pre { background: #f7f7f7; padding: 0.5em; overflow-x: auto; white-space: pre-wr
   body { margin: 0.6em; }
   .engine { max-width: 100%; flex: 1 1 100%; }
   .table-box { overflow-x: auto; max-width: 100%; }
+  .matrix { font-size: 0.8em; }
+  .matrix th, .matrix td { padding: 0.15em 0.25em; }
+  .matrix thead th { overflow-wrap: anywhere; }
+  .matrix a.clause { white-space: nowrap; }
 }
 """
 
@@ -250,7 +254,8 @@ def _capabilities(declared: dict[str, Any]) -> str:
 
 def _matrix(runs: list[EngineRun], families: dict[str, list[Row]]) -> str:
     head = "".join(
-        f'<th data-engine="{i}">{escape(run.label)}<br>{escape(badge_message(run))}</th>'
+        f'<th data-engine="{i}">{escape(run.label)}<br>{_breakable(badge_message(run), "/")}'
+        "</th>"
         for i, run in enumerate(runs)
     )
     total = sum(len(rows) for rows in families.values())
@@ -290,7 +295,17 @@ def _family_count(rows: Iterable[Row], engine: int) -> str:
     statuses = [row.cells[engine][1]["status"] for row in rows if engine in row.cells]
     passed = sum(1 for s in statuses if s in PASSED_STATUSES)
     counted = sum(1 for s in statuses if s in COUNTED_STATUSES)
-    return f"{passed}/{counted}"
+    return f"{passed}/<wbr>{counted}"
+
+
+def _breakable(text: str, after: str) -> str:
+    """`text` escaped, where a line may break after each of the characters `after` (a
+    `<wbr>`): a case id's dots and underscores, so that on a phone the case column is as
+    narrow as its words and the engines' columns are in view."""
+    shown = escape(text)
+    for char in after:
+        shown = shown.replace(char, f"{char}<wbr>")
+    return shown
 
 
 def _row(row: Row, engines: int) -> str:
@@ -319,7 +334,7 @@ def _row(row: Row, engines: int) -> str:
     same = "" if _differs(row, engines) else ' class="same"'
     return (
         f'<tr data-case="{escape(row.case_id)}"{same}><th title="{escape(row.title)}">'
-        f"{escape(row.case_id)}</th><td>{_clause_links(row.clauses, row.rules)}</td>"
+        f"{_breakable(row.case_id, '._')}</th><td>{_clause_links(row.clauses, row.rules)}</td>"
         f"{''.join(cells)}</tr>"
     )
 

@@ -101,7 +101,7 @@ def test_rows_are_grouped_by_clause_family(
                         for row in rows]
             expected = (f"{sum(s in PASSED for s in statuses)}/"
                         f"{sum(s in COUNTED for s in statuses)}")
-            assert header.find(f"th[@data-engine='{engine}']").text == expected
+            assert header.find(f"th[@data-engine='{engine}']").text_content() == expected
 
 
 def test_a_cell_links_to_its_details_and_its_clause(
