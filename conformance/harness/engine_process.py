@@ -247,7 +247,8 @@ class EngineProcess:
             self.kill()
             raise EngineError(
                 HANDSHAKE, f"{exc.reason}: {exc.detail}",
-                hint=hello_hint(exc, self.start_timeout or self.timeout),
+                hint=hello_hint(exc, self.start_timeout or self.timeout,
+                                self.stderr_excerpt()),
                 stderr=self.stderr_excerpt(),
             ) from exc
         except BaseException:
@@ -547,8 +548,19 @@ def launch_hint(exc: OSError) -> str:
     return "the --engine command cannot be run: try it by hand in a terminal"
 
 
-def hello_hint(exc: EngineError, timeout: float) -> str:
-    """The likely cause of a hello that got no good reply, by what went wrong."""
+# What an interpreter writes on stderr when the script or module it was given is not
+# there: CPython and Node
+MISSING_SCRIPT = ("can't open file", "No such file or directory", "Cannot find module",
+                  "No module named", "MODULE_NOT_FOUND")
+
+
+def hello_hint(exc: EngineError, timeout: float, stderr: str = "") -> str:
+    """The likely cause of a hello that got no good reply, by what went wrong (and, for
+    an engine that exited, what its `stderr` says)."""
+    if exc.reason == EXITED and any(words in stderr for words in MISSING_SCRIPT):
+        return ("the engine exited before answering the hello, and its stderr says a file "
+                "or module was not found: check the script's path in --engine (a relative "
+                "path is from the current folder)")
     if exc.reason == INVALID_JSON:
         return ("a line on stdout that is not JSON: stdout carries the protocol's replies "
                 "alone, one JSON object a line; log to stderr")

@@ -74,6 +74,16 @@ def test_a_bad_path_says_check_the_engine_path(
     assert "no such file: check the --engine path" in text
 
 
+def test_a_bad_script_path_says_check_the_script_path(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    typo = shlex.join([sys.executable, str(tmp_path / "my_adaptr.py")])
+    status, report, lines = conform(tmp_path, capsys, typo, 5)
+    text = " ".join(" ".join(lines).split())
+    assert status == 3 and len(report["cases"]) == 5
+    assert "not found: check the script's path in --engine" in text, text
+    assert "my_adaptr.py" in report["cases"][0]["stderr"]
+
+
 def test_a_silent_engine_is_started_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     silent = script(tmp_path, "import time\ntime.sleep(60)\n")
