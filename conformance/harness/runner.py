@@ -13,7 +13,9 @@ fails the case; anything the engine does wrong at the protocol level errors
 it, kills the engine, and the next case starts a fresh one. After
 `MAX_START_FAILURES` failed starts in a row the remaining cases are errored
 without trying, so a dead engine cannot stretch a run; a start that got no reply
-in time counts as all of them (each new start would wait the whole timeout). An errored case's
+in time counts as all of them while no start of the run has succeeded (each new start
+of an engine that never answers would wait the whole timeout), and as one after. An
+errored case's
 message says the likely cause of a failed start, and its `stderr` keeps the
 engine's stderr around the error. With `maxfail`, the run stops once that many
 cases failed or errored; `RunReport.stopped` says why the run stopped before every case
@@ -200,6 +202,7 @@ class Runner:
         self.strict = strict
         self.start_failures = 0
         self.engine_starts = 0
+        self.started_once = False  # a start of this run completed its handshake
         self.last_start_error: EngineError | None = None
         self.declaration_error: str | None = None
         self._declared: tuple[int, Declared] | None = None  # (engine start, declared)
@@ -285,13 +288,16 @@ class Runner:
         try:
             self.engine.start()
         except EngineError as exc:
-            # A silent engine stays silent: starting it again costs another whole timeout.
+            # An engine that never answered stays silent: starting it again costs another
+            # whole timeout. One that answered before may have been slow once.
             cause = exc.__cause__
             silent = TIMEOUT in (exc.reason, getattr(cause, "reason", None))
-            self.start_failures = MAX_START_FAILURES if silent else self.start_failures + 1
+            self.start_failures = (MAX_START_FAILURES if silent and not self.started_once
+                                   else self.start_failures + 1)
             self.last_start_error = exc
             raise
         self.start_failures = 0
+        self.started_once = True
 
     def declared(self) -> Declared:
         """What the running engine's hello declares (read once per engine start)."""

@@ -93,6 +93,34 @@ def test_a_silent_engine_is_started_once(
     assert "no reply within 1 s" in text and "engine started 1 time(s)" in text, text
 
 
+SILENT_ON_ITS_SECOND_LAUNCH = f"""import json, pathlib, runpy, sys, time
+launches = pathlib.Path(sys.argv[1])
+launch = int(launches.read_text() or 0) if launches.exists() else 0
+launches.write_text(str(launch + 1))
+if launch == 0:  # answers the hello, then dies at the first case
+    sys.stdin.readline()
+    print(json.dumps({{"seq": 1, "ok": True, "protocol": 1, "name": "flaky", "version": "1",
+                      "profile": "literal"}}), flush=True)
+    sys.stdin.readline()
+    sys.exit(1)
+if launch == 1:  # silent once
+    time.sleep(60)
+sys.argv = sys.argv[:1]
+sys.path.insert(0, {str(FAKE_ENGINES)!r})
+runpy.run_path({str(FAKE_ENGINES / "good.py")!r}, run_name="__main__")
+"""
+
+
+def test_a_silent_start_after_a_good_one_counts_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    engine = script(tmp_path, SILENT_ON_ITS_SECOND_LAUNCH) + " " + shlex.quote(
+        str(tmp_path / "launches"))
+    status, report, lines = conform(tmp_path, capsys, engine, 3, "--start-timeout", "1")
+    assert [c["status"] for c in report["cases"]] == ["errored", "errored", "passed"], lines
+    assert "timeout" in report["cases"][1]["message"] and report["engine"]["starts"] == 3
+    assert status == 1
+
+
 def test_an_exit_before_the_hello_gives_status_and_stderr(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, report, lines = conform(tmp_path, capsys, engine_command("exits_at_handshake"), 4)
