@@ -369,7 +369,7 @@ def _print_problem(
         console.print(Syntax(o.diff, "diff", theme="ansi_dark", background_color="default"))
     if o.stderr:
         _print_stderr(console, o.stderr, FULL)
-    if o.engine_restarted:
+    if o.engine_restarted and o is not report.outcomes[-1]:  # the last has no next case
         console.print("[dim]engine killed; the next case starts a fresh one[/]")
     console.print(f"[bold]rerun[/]   {escape(rerun_command(report, o, extra))}", soft_wrap=True)
 

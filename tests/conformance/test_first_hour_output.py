@@ -144,6 +144,20 @@ def test_a_crash_keeps_the_first_lines_the_exception_and_the_engines_frame(
     assert "engine_own_frame" in text and "log line 0" in text
 
 
+def test_only_a_case_with_a_next_one_says_the_next_case_starts_a_fresh_engine(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dies_at_start = script(tmp_path, """import json, sys
+seq = json.loads(sys.stdin.readline())["seq"]
+print(json.dumps({"seq": seq, "ok": True, "protocol": 1, "name": "dies", "version": "1",
+                  "profile": "literal"}), flush=True)
+sys.stdin.readline()
+sys.exit(1)
+""")
+    _, report, lines = conform(tmp_path, capsys, dies_at_start, 2, "-v")
+    assert [c["status"] for c in report["cases"]] == ["errored", "errored"], lines
+    assert sum("the next case starts a fresh one" in line for line in lines) == 1, lines
+
+
 def test_the_stderr_kept_marks_its_gap_and_keeps_a_named_line_in_it() -> None:
     kept = StderrLines()
     for i in range(200):
