@@ -5,6 +5,9 @@ computes:
 
 - `same_code`: the mutated rule is written as the very Python text of the
   reference's (`LiveSpec.same_code`);
+- `local`: the changed expression equals the original where it stands, whatever
+  its parts are (`local_equivalence.py`: a comparison equal over the integers,
+  `len` at least 0; a list asked only for membership, its items reordered);
 - `enumeration`: every parameter of the rule ranges over a small finite
   domain (truth values, enum members, value records of them such as a card,
   or none of these), and so do the readings it consults: the mutated rule and
@@ -35,6 +38,7 @@ from ...grammar import model as m
 from ...reference_impl import IllegalAction, choose_readings, definitions
 from ...reference_impl.rule_swap import clear_caches, compile_rule, rule_module
 from .live import LiveSpec
+from .local_equivalence import by_local_algebra
 from .operators import SpecMutant
 
 ENUMERATION_LIMIT = 200_000  # calls of each version, at most, before enumeration gives up
@@ -42,7 +46,7 @@ ENUMERATION_LIMIT = 200_000  # calls of each version, at most, before enumeratio
 
 @dataclass(frozen=True)
 class Equivalence:
-    method: str  # same_code, enumeration or z3
+    method: str  # same_code, local, enumeration or z3
     detail: str
 
 
@@ -162,4 +166,7 @@ def equivalence(live: LiveSpec, mutant: SpecMutant) -> Equivalence | None:
     """How the mutant is shown equivalent, or None when it is not."""
     if live.same_code(mutant):
         return Equivalence("same_code", "the mutated rule is written as the reference's")
+    local = by_local_algebra(live.spec, mutant)
+    if local is not None:
+        return Equivalence("local", local)
     return by_enumeration(live, mutant) or by_z3(live.spec, mutant)

@@ -65,6 +65,10 @@ class SpecMutant:
     rule: m.Rule | None = None  # the rule as mutated (kind rule)
     value: Any = None  # the new const value, table entries or order (kind const, table, order)
     index: int = -1  # its place in the list of every mutant of the spec (`spec_mutants`)
+    # the node changed and what stands there now (DROP when removed; kind rule): what
+    # `local_equivalence` reasons about
+    site: Any = dataclasses.field(default=None, compare=False, repr=False)
+    replacement: Any = dataclasses.field(default=None, compare=False, repr=False)
 
     @property
     def file(self) -> str:
@@ -320,7 +324,8 @@ def rule_mutants(spec: m.Spec, rule: m.Rule) -> Iterator[SpecMutant]:
             key = f"{rule.name}/{operator}/{_place(pos)}"
             counts[key] = counts.get(key, 0) + 1
             yield SpecMutant(f"{key}#{counts[key]}", operator, "rule", rule.name,
-                             _clauses(rule), readings, pos, what, rule=mutated)
+                             _clauses(rule), readings, pos, what, rule=mutated, site=node,
+                             replacement=new)
 
 
 def declaration_mutants(spec: m.Spec) -> Iterator[SpecMutant]:

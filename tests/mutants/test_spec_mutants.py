@@ -20,6 +20,7 @@ from baloot.conformance.mutants.causes import second_causes
 from baloot.conformance.mutants.differential import find_witness
 from baloot.conformance.mutants.equivalence import by_enumeration, by_z3, equivalence
 from baloot.conformance.mutants.live import LiveSpec
+from baloot.conformance.mutants.local_equivalence import by_local_algebra
 from baloot.conformance.mutants.operators import OPERATORS, SpecMutant, rebuilt, spec_mutants
 from baloot.conformance.mutants.run import load_cases
 from baloot.conformance.mutants.spec_report import (
@@ -210,6 +211,41 @@ def test_enumeration_proves_a_reordered_membership_equivalent(
     assert proof is not None and proof.method == "enumeration"
     dropped = _one(mutants, "four_of_a_kind_project/list/", "item 1 of a list dropped")
     assert by_enumeration(live, dropped) is None  # four tens are a hundred (PROJ.4)
+
+
+def test_a_change_equal_where_it_stands_is_proven_locally(
+        spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
+    # follow_choices: `len(following) == 0`; a length is never below 0, so `<= 0` asks the
+    # same, and `< 0` never holds
+    same = _one(mutants, "follow_choices/comparison/spec/play:60:6", "`==` into `<=`")
+    assert by_local_algebra(spec, same) is not None
+    never = _one(mutants, "follow_choices/comparison/spec/play:60:6", "`==` into `<`")
+    assert by_local_algebra(spec, never) is None
+    # playable_cards: `len(...) > 0` is `!= 0` for a length, but `>= 0` always holds
+    assert by_local_algebra(spec, _one(mutants, "playable_cards/comparison/", "`>` into `!=`"))
+    assert by_local_algebra(spec, _one(mutants, "playable_cards/comparison/", "`>` into `>=`")) \
+        is None
+    # kawesh_allowed: `c.rank in [seven, eight, nine]` asks only which ranks are listed
+    swapped = _one(mutants, "kawesh_allowed/list/", "items 1 and 2 of a list swapped")
+    assert by_local_algebra(spec, swapped) is not None
+    dropped = _one(mutants, "kawesh_allowed/list/", "item 1 of a list dropped")
+    assert by_local_algebra(spec, dropped) is None
+    # stage_calls: the calls listed are a value of their own, not a membership test
+    listed = _one(mutants, "stage_calls/list/spec/bidding:141", "items 1 and 2 of a list swapped")
+    assert by_local_algebra(spec, listed) is None
+
+
+def test_mutants_proven_equivalent_locally_survive_the_cases_that_reach_them(
+        spec: m.Spec, mutants: dict[str, SpecMutant], literal_pack: PackOnMutants) -> None:
+    # a proof that excused a mutant some case kills would be unsound: one mutant the
+    # method proves of each rule among the first eight is run on every case reaching it
+    proven = [mut for mut in mutants.values() if by_local_algebra(spec, mut) is not None]
+    assert len(proven) >= 20
+    assert {mut.operator for mut in proven} == {"comparison", "list"}
+    one_per_rule = list({mut.target: mut for mut in reversed(proven)}.values())[:8]
+    for mut in one_per_rule:
+        verdict = literal_pack.run(mut, kills=1)
+        assert verdict.status == SURVIVED, (mut.id, verdict.killed_by)
 
 
 def test_z3_proves_an_equal_formula_and_refutes_a_changed_one(
