@@ -10,6 +10,14 @@ mutant costs the emission of one function.
 
 A mutant whose rule is written as the same Python text as the reference's is
 the same program: `same_code` says so before anything is run.
+
+An action is what the spec's `apply_action` makes of it. The engine's runtime
+sends an action it has just listed as legal to `apply_legal_action` instead, a
+shortcut that does not judge again what is known to be legal. A mutant of any
+other rule is played with that shortcut through `apply_action` (`JUDGED`), so a
+mutated judgement that refuses a legal action, or takes a listed one another
+way, shows at the protocol as it would in an engine that judges every action;
+a mutant of the shortcut itself is played through it.
 """
 
 from __future__ import annotations
@@ -25,6 +33,9 @@ from ...grammar.walk import walk_body
 from ...reference_impl import definitions
 from ...reference_impl.rule_swap import compile_rule, rule_module, swapped
 from .operators import SpecMutant
+
+# The rule the runtime applies a listed action by, without judging it again.
+SHORTCUT = "apply_legal_action"
 
 
 class LiveSpec:
@@ -71,8 +82,21 @@ class LiveSpec:
     @contextmanager
     def playing(self, mutant: SpecMutant) -> Iterator[None]:
         rules, constants = self.replacement(mutant)
+        if not (mutant.kind == "rule" and mutant.target == SHORTCUT):
+            rules = {**rules, **self.judged()}
         with swapped(rules, constants):
             yield
+
+    def judged(self) -> dict[tuple[str, str], Callable[..., Any]]:
+        """The shortcut `apply_legal_action` replaced by `apply_action` (as it stands
+        while a mutant plays: looked up at each call)."""
+        module = module_of(self.spec.rule(SHORTCUT).pos.file)
+        holder = rule_module(module)
+
+        def apply_judged(*args: Any) -> Any:
+            return holder.apply_action(*args)
+
+        return {(module, SHORTCUT): apply_judged}
 
     def rules_reading(self, mutant: SpecMutant) -> frozenset[str]:
         """The rules a mutant can change the result of directly: its own rule, or every

@@ -42,7 +42,7 @@ from baloot.conformance.mutants.spec_run import (
 from baloot.conformance.mutants.synthesis import case_of
 from baloot.conformance.pack_tools.spec_model import spec_model
 from baloot.grammar import model as m
-from baloot.reference_impl import new_game
+from baloot.reference_impl import Game, IllegalAction, new_game
 from baloot.reference_impl.definitions import TRUMP_CARD_VALUE, Rank
 
 
@@ -178,6 +178,37 @@ def test_a_mutant_of_no_catalogue_is_killed_by_the_pack(
     # and the reference plays as before once the block is left
     game = new_game(dealer=3, deck=_a_deck())
     assert game.current_player == 0
+
+
+def test_a_mutant_judges_every_action_the_shortcut_aside(
+        live: LiveSpec, mutants: dict[str, SpecMutant], literal_pack: PackOnMutants) -> None:
+    # PLAY.2: `require card in hand` negated refuses every card held. The runtime's shortcut
+    # for a listed action (apply_legal_action) never judges a legal card again; a mutant is
+    # played with every action judged (apply_action), so the legal cards it refuses show
+    refusing = _one(mutants, "play_a_card/negation/spec/play:142", "the requirement negated")
+    verdict = literal_pack.run(refusing, kills=1)
+    assert verdict.status == KILLED, verdict
+    card = _first_card(_to_the_play())
+    with live.playing(refusing):
+        game = _to_the_play()
+        assert card in game.legal_actions()  # still listed: only the judgement changed
+        with pytest.raises(IllegalAction):
+            game.apply(card)
+    # a mutant of the shortcut itself is played through it: its change is what it plays
+    shortcut = _one(mutants, "apply_legal_action/condition/", "the if condition always true")
+    assert literal_pack.run(shortcut, kills=1).status == KILLED
+
+
+def _to_the_play() -> Game:
+    """A game of the ordered deck, bid sun by the first who may, brought to its first card."""
+    game = new_game(dealer=3, deck=_a_deck())
+    while game.phase != "playing":
+        game.apply("sun" if "sun" in game.legal_actions() else "pass")
+    return game
+
+
+def _first_card(game: Game) -> str:
+    return next(a for a in game.legal_actions() if a.startswith("play "))
 
 
 def _walk_calls(rule: m.Rule) -> list[m.Call]:
