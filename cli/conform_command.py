@@ -384,9 +384,11 @@ def report_form(args: argparse.Namespace, terminal: bool) -> str:
 
 
 def _write_xfail(console: Console, report: RunReport, path: Path) -> None:
-    """`--write-xfail`: not from a run that was interrupted or never completed a
-    handshake, whose list would not be the engine's."""
-    if report.interrupted or report.never_started or report.declaration_error:
+    """`--write-xfail`: not from a run that was interrupted, never completed a
+    handshake or stopped launching an engine that kept dying, whose list would not be
+    the engine's."""
+    if (report.interrupted or report.never_started or report.declaration_error
+            or report.keeps_dying is not None):
         console.print(f"--write-xfail {escape(str(path))}: not written, the run did not "
                       "complete", highlight=False)
         return

@@ -180,6 +180,8 @@ class EngineProcess:
         self._stderr_reader: threading.Thread | None = None
         self._seq = 0
         self._posted: deque[dict[str, Any]] = deque()  # sent, their replies not yet read
+        # the type of the request last sent or waited for: the one an error came at
+        self.serving = ""
         self.transcript: deque[str] = deque(maxlen=8)  # the last lines both ways
         self.hello: dict[str, Any] = {}
         self._hello_seq = 0  # the seq of the last hello sent
@@ -366,6 +368,7 @@ class EngineProcess:
         """Send a request without waiting for its reply, which `collect` reads: the engine
         answers it while the runner goes on. Replies are collected in the order posted;
         raises EngineError when the request cannot be sent."""
+        self.serving = str(message.get("type", ""))
         if self._proc is None or self._proc.stdin is None:
             raise EngineError(EXITED, "the engine is not running")
         if not self._posted:  # with requests posted, their replies are what comes
@@ -402,6 +405,7 @@ class EngineProcess:
         if not self._posted:
             raise RuntimeError("no request posted to collect the reply of")
         message = self._posted.popleft()
+        self.serving = message["type"]
         try:
             line = self._read_reply(timeout if timeout is not None else self.timeout)
         except EngineError:
@@ -581,6 +585,36 @@ def hello_hint(exc: EngineError, timeout: float, stderr: str = "") -> str:
         return "the engine wrote too much on stdout: log to stderr"
     if exc.reason == SCHEMA:
         return "the hello's reply breaks its schema (conformance/schema/, PROTOCOL.md)"
+    return ""
+
+
+def request_hint(reason: str, request: str) -> str:
+    """The likely cause of an engine that answered its hello, then failed `request` (a
+    `start`, most often) the same way at each launch, by how it failed (`reason`)."""
+    if reason == EXITED:
+        return (f"the engine exits when it reads a `{request}` request: an uncaught error "
+                f"in its `{request}` handler, most likely; its stderr below says why (to see "
+                f"it by hand, start the engine and paste the hello, then the `{request}` "
+                "line sent)")
+    if reason == INVALID_JSON:
+        return (f"a line on stdout that is not JSON where the `{request}` reply was due: "
+                "stdout carries the protocol's replies alone, one JSON object a line; log "
+                "to stderr")
+    if reason == TIMEOUT:
+        return (f"no reply to `{request}` in time: the engine must answer each request "
+                "with one JSON line on stdout, flushing it (a buffered stdout holds it "
+                "back); --timeout for a slow engine")
+    if reason == ENGINE_ERROR:
+        return (f"the engine answers `{request}` with an error, its message above: "
+                f"PROTOCOL.md, \"{request}\", says what the request holds")
+    if reason == WRONG_SEQ:
+        return "a reply must carry the seq of the request it answers"
+    if reason == SCHEMA:
+        return (f"the `{request}` reply breaks its schema (PROTOCOL.md, \"{request}\"; "
+                "conformance/schema/)")
+    if reason in (FLOOD, UNSOLICITED):
+        return ("the engine writes on stdout what is no reply: stdout carries the "
+                "protocol's replies alone; log to stderr")
     return ""
 
 

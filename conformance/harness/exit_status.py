@@ -41,6 +41,8 @@ def conform_verdict(report: RunReport, min_checked: int = 1) -> tuple[int, str]:
         if report.declaration_error:
             return ENGINE_DID_NOT_START, f"the engine's hello cannot be read: {why}"
         return ENGINE_DID_NOT_START, f"the engine did not start: {why}"
+    if report.keeps_dying is not None:  # the engine started, then could not play a case
+        return FAILURES, f"the engine kept dying: {report.keeps_dying.describe()}"
     if report.count(FAILED) or report.count(ERRORED):
         return FAILURES, ""
     if report.strict and report.count(XPASSED):

@@ -10,7 +10,10 @@ Three forms: `FULL` (each failure's block, with its diff and the engine's
 stderr), `COMPACT` (a line or two per failure: off a terminal), `QUIET` (the
 failing cases' ids and the totals). In every form an engine that fails to
 start is told once (what was read, what was expected, the likely cause), not
-once per case it left unrun."""
+once per case it left unrun; so is an engine the runner stopped launching
+because it kept dying on the first case of each launch the same way
+(`print_keeps_dying`: the request, what was read, the engine's stderr, the likely
+cause, how many cases died so and how many were left unrun)."""
 
 from __future__ import annotations
 
@@ -41,6 +44,7 @@ from .runner import (
     XPASSED,
     CaseOutcome,
     RunReport,
+    RunStop,
     choose_alternative,
 )
 
@@ -118,10 +122,12 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
         console.print(f"[red]the engine's hello cannot be read[/]: "
                       f"{escape(report.declaration_error)}")
     print_problems(console, report, extra_args, form)
-    not_run = None if quiet else not_run_table(report)
+    # an engine that cannot play a case: what it lacks to play more says nothing yet
+    tables = not quiet and report.keeps_dying is None
+    not_run = not_run_table(report) if tables else None
     if not_run is not None:
         console.print(not_run)
-    unlock = None if quiet else unlock_table(report)
+    unlock = unlock_table(report) if tables else None
     if unlock is not None:
         console.print(unlock)
     xfailed = [o for o in report.outcomes if o.status == XFAILED and not quiet]
@@ -143,7 +149,7 @@ def print_report(console: Console, report: RunReport, extra_args: list[str] | No
         )
     if report.stopped_by_maxfail and report.stopped:
         console.print(f"[yellow]{escape(report.stopped.describe())}[/]", highlight=False)
-    if not quiet and not report.never_started:  # a table of errors alone says nothing
+    if tables and not report.never_started:  # a table of errors alone says nothing
         console.print(summary_table(report))
     verdict = "[green]OK[/]" if report.ok else "[red]FAILED[/]"
     if report.interrupted and not report.stopped_by_maxfail:  # --maxfail: FAILED, exit 1
@@ -238,12 +244,18 @@ def failed_to_start(o: CaseOutcome) -> bool:
 def print_problems(console: Console, report: RunReport, extra: list[str] | None,
                    form: str = FULL) -> None:
     """The failed, errored and unexpectedly passed cases, in `form`; the cases errored by
-    an engine that did not start, once for all."""
+    an engine that did not start, once for all; and so those of an engine that kept dying
+    on its first case (`print_keeps_dying`)."""
     unstarted = [o for o in report.outcomes if o.status == ERRORED and failed_to_start(o)]
     if unstarted:
         print_broken_start(console, report, unstarted, extra, form)
+    dying = keeps_dying_outcomes(report)
+    if dying and report.keeps_dying is not None:
+        print_keeps_dying(console, report, report.keeps_dying, dying, extra, form)
+    told = {id(o) for o in dying}
     for o in report.outcomes:
-        if o.status not in (FAILED, ERRORED, XPASSED) or failed_to_start(o):
+        if (o.status not in (FAILED, ERRORED, XPASSED) or failed_to_start(o)
+                or id(o) in told):
             continue
         if form == QUIET:
             console.print(f"[{_STYLE[o.status]}]{o.status.upper()}[/] {escape(o.case.id)}",
@@ -306,6 +318,72 @@ def print_broken_start(console: Console, report: RunReport, outcomes: list[CaseO
     if form != QUIET:
         console.print(f"[bold]rerun[/]    {escape(rerun_command(report, first, extra))}",
                       highlight=False, soft_wrap=True)
+
+
+def keeps_dying_outcomes(report: RunReport) -> list[CaseOutcome]:
+    """The errored cases of a run that stopped launching the engine (`KEEPS_DYING`): those
+    whose launches died on them, and those left unrun after; empty for any other run."""
+    stop = report.keeps_dying
+    if stop is None:
+        return []
+    died = {d.case_id for d in stop.deaths}
+    return [o for i, o in enumerate(report.outcomes)
+            if o.status == ERRORED and (o.case.id in died or i >= stop.ran)]
+
+
+def print_keeps_dying(console: Console, report: RunReport, stop: RunStop,
+                      outcomes: list[CaseOutcome], extra: list[str] | None,
+                      form: str = FULL) -> None:
+    """An engine that completed its handshake, then died on the first case of each of its
+    last launches the same way, told once: the request, what was sent and read, what was
+    expected, the likely cause, its stderr; how many cases died so and how many were left
+    unrun; the command that reruns the first."""
+    last = stop.deaths[-1]
+    title = (f"[magenta]THE ENGINE KEEPS DYING[/] [magenta]({escape(last.reason)} at "
+             f"`{escape(last.request)}`)[/]")
+    if form == FULL:
+        console.rule(title, align="left")
+    else:
+        console.print(title, highlight=False)
+    console.print(f"[bold]what[/]     each of its last {len(stop.deaths)} launches answered the "
+                  f"hello, then, on its first case, at `{escape(last.request)}`: "
+                  f"{escape(last.detail)}", highlight=False, soft_wrap=True)
+    if form != QUIET:
+        if last.sent:
+            console.print(f"[bold]sent[/]     {escape(_clipped(last.sent))}", highlight=False,
+                          soft_wrap=True)
+        console.print(f"[bold]read[/]     "
+                      f"{escape('; '.join(last.read)) if last.read else 'no reply'}",
+                      highlight=False, soft_wrap=True)
+        console.print(f"[bold]expected[/] one line of JSON on stdout answering the "
+                      f"`{escape(last.request)}` request, with its seq "
+                      f"(conformance/PROTOCOL.md, \"{escape(last.request)}\")",
+                      highlight=False, soft_wrap=True)
+    if last.hint:
+        console.print(f"[bold]likely cause[/] {escape(last.hint)}", highlight=False,
+                      soft_wrap=True)
+    if last.stderr and form != QUIET:
+        _print_stderr(console, last.stderr, form)
+    died = [d.case_id for d in stop.deaths]
+    died_ids = set(died)
+    not_run = [o.case.id for o in outcomes if o.case.id not in died_ids]
+    shown = ", ".join(not_run[:SHOWN_IDS]) + (", ..." if len(not_run) > SHOWN_IDS else "")
+    console.print(f"[bold]stopped[/]  the engine is launched no more: {len(died)} case(s) "
+                  f"died so ({escape(', '.join(died))}), {len(not_run)} case(s) errored "
+                  f"without being run" + (f" ({escape(shown)})" if not_run else "")
+                  + "; the --json and --junit reports list each", highlight=False,
+                  soft_wrap=True)
+    first = next((o for o in outcomes if o.case.id == died[0]), outcomes[0])
+    if form != QUIET:
+        console.print(f"[bold]rerun[/]    {escape(rerun_command(report, first, extra))}",
+                      highlight=False, soft_wrap=True)
+
+
+SENT_LIMIT = 300  # the characters of a request line shown
+
+
+def _clipped(line: str, limit: int = SENT_LIMIT) -> str:
+    return line if len(line) <= limit else line[:limit] + "..."
 
 
 def _print_stderr(console: Console, stderr: str, form: str) -> None:

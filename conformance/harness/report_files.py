@@ -249,6 +249,10 @@ def write_junit(report: RunReport, path: Path, *, now: datetime | None = None) -
             + (f" ({report.stopped.describe()})" if report.stopped else "")
             + f": this report covers the {len(report.outcomes)} cases that ran before it "
             "stopped")
+    elif report.stopped is not None:  # the engine was launched no more: every case is here
+        ET.SubElement(suite, "system-err").text = (
+            f"the run {report.stopped.describe()}: every case is listed, those not run "
+            "errored")
     for element in suite.iter():  # an engine's text may hold bytes XML cannot carry
         element.text = _xml_safe(element.text) if element.text is not None else None
         for key, value in element.attrib.items():

@@ -81,44 +81,54 @@ MAX_GROUP_CLAUSES = 6
 
 
 # The runner's message for a case it did not run after the engine failed to start
-# (runner.py, `_ensure_engine`): such a case joins the row of the error that stopped it.
+# (runner.py, `_ensure_engine`), or after it died on the first case of each of its last
+# launches (`Death.not_run_message`): such a case joins the row of the error that stopped it.
 _NOT_STARTED = re.compile(
-    r"not run: the engine failed to start (?P<times>\d+) times in a row \(last: (?P<last>.*)\)")
+    r"not run: the engine (?:(?P<start>failed to start \d+ times in a row)"
+    r"|(?P<died>died at `[^`]*` on the first case of each of its last \d+ launches)) "
+    r"\(last: (?P<last>.*)\)")
 
 
-def _error_key(o: CaseOutcome) -> tuple[str, bool]:
-    """The reason a row of errors shares, and whether the case was not run at all."""
+def _error_key(o: CaseOutcome) -> tuple[str, str]:
+    """The reason a row of errors shares, and why the case was not run at all (empty: it
+    ran)."""
     line = one_line(o.message)
     not_started = _NOT_STARTED.fullmatch(line)
     if not_started is None:
-        return failure_reason(o), False
+        return failure_reason(o), ""
     last = not_started.group("last")
-    return (f"{o.reason}: {last}" if o.reason else last), True
+    why = ("the engine had failed to start too often" if not_started.group("start")
+           else f"the engine {not_started.group('died')}")
+    return (f"{o.reason}: {last}" if o.reason else last), why
 
 
 def failure_rows(failures: list[CaseOutcome]) -> list[list[str]]:
     """A row per failed case; the errored cases that share a reason (a handshake that
     failed, an engine that crashes on every case) share one row, in the place of the
     first of them: `FIRST-ID and N more`, their clauses, the reason, and how many were
-    not run once the engine had failed to start too often."""
+    not run once the engine had failed to start, or died on its first case, too often."""
     entries: list[list[str] | str] = []  # a failed case's row, or an error group's key
     groups: dict[str, list[CaseOutcome]] = {}
     not_run: dict[str, int] = {}
+    why_not: dict[str, str] = {}
     for o in failures:
         if o.status != ERRORED:
             entries.append([md(o.case.id), _clauses(o), o.status, md(failure_reason(o))])
             continue
-        key, unstarted = _error_key(o)
+        key, unrun = _error_key(o)
         if key not in groups:
             groups[key], not_run[key] = [], 0
             entries.append(key)
         groups[key].append(o)
-        not_run[key] += unstarted
-    return [entry if isinstance(entry, list) else _group_row(entry, groups[entry], not_run[entry])
+        not_run[key] += bool(unrun)
+        why_not[key] = why_not.get(key) or unrun
+    return [entry if isinstance(entry, list)
+            else _group_row(entry, groups[entry], not_run[entry], why_not[entry])
             for entry in entries]
 
 
-def _group_row(key: str, group: list[CaseOutcome], not_run: int) -> list[str]:
+def _group_row(key: str, group: list[CaseOutcome], not_run: int,
+               why_not: str = "the engine had failed to start too often") -> list[str]:
     first = group[0]
     if len(group) == 1:
         return [md(first.case.id), _clauses(first), first.status, md(failure_reason(first))]
@@ -128,8 +138,7 @@ def _group_row(key: str, group: list[CaseOutcome], not_run: int) -> list[str]:
         shown += f" and {len(clauses) - MAX_GROUP_CLAUSES} more"
     reason = key
     if not_run:
-        reason += (f" ({not_run} of these {len(group)} cases not run: the engine had failed "
-                   "to start too often)")
+        reason += f" ({not_run} of these {len(group)} cases not run: {why_not})"
     return [md(f"{first.case.id} and {len(group) - 1} more"), md(shown), first.status,
             md(reason)]
 

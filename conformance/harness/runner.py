@@ -15,21 +15,30 @@ it, kills the engine, and the next case starts a fresh one. After
 without trying, so a dead engine cannot stretch a run; a start that got no reply
 in time counts as all of them while no start of the run has succeeded (each new start
 of an engine that never answers would wait the whole timeout), and as one after. An
-errored case's
+engine that completes its handshake but then errors on the first case of each launch
+the same way (the same reason, at the same request: it exits on `start`, say) is
+launched no more after `MAX_SAME_DEATHS` such launches in a row, while no case of the
+run has run to a verdict (passed or failed): `run` stops launching it
+(`KEEPS_DYING`), and each case left that the engine would play is errored without
+trying, with one shared reason (the cases its hello rules out are still skipped or
+unsupported). An errored case's
 message says the likely cause of a failed start, and its `stderr` keeps the
 engine's stderr around the error. With `maxfail`, the run stops once that many
-cases failed or errored; `RunReport.stopped` says why the run stopped before every case
+cases failed or errored (a case not run for `KEEPS_DYING` does not count);
+`RunReport.stopped` says why the run stopped before every case
 ran (`maxfail`, or a `signal`: Ctrl-C or SIGTERM), and the report is `interrupted`
-either way: it covers the cases that ran. The xfail list
+either way: it covers the cases that ran; or that it stopped launching the engine
+(`KEEPS_DYING`), when the report covers every case and is not `interrupted`. The xfail list
 (`xfail.py`) then turns a listed case's failure into xfailed, its pass into
 xpassed; under `strict` an xpassed case fails the run (`RunReport.ok`).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..protocol.capability_view import CapabilityView
@@ -42,12 +51,23 @@ from .compare import (
     without_unsent,
 )
 from .declared import DeclarationError, Declared, declared_from_hello
-from .engine_process import HANDSHAKE, TIMEOUT, EngineError, EngineProcess, json_words
+from .engine_process import (
+    HANDSHAKE,
+    TIMEOUT,
+    EngineError,
+    EngineProcess,
+    json_words,
+    request_hint,
+)
 from .pack import Case, Check, IfAsked, Pack, Repeat, Step, split_seat
 from .variants import Register
 from .xfail import StaleXfail, XfailList
 
 MAX_START_FAILURES = 3
+# Launches in a row that complete their handshake, then error on their first case the same
+# way (reason and request), no case of the run having run to a verdict, before `run`
+# launches the engine no more (`KEEPS_DYING`): the count of failed starts that stops it.
+MAX_SAME_DEATHS = MAX_START_FAILURES
 
 PASSED, FAILED, ERRORED, SKIPPED, UNSUPPORTED, XFAILED, XPASSED = (
     "passed",
@@ -87,24 +107,66 @@ class CaseOutcome:
         return self.case.alternatives[self.alternative].describe()
 
 
-MAXFAIL, SIGNAL = "maxfail", "signal"  # why a run stopped before every case ran
+# Why a run stopped before every case ran: --maxfail, Ctrl-C or SIGTERM, or an engine that
+# died on the first case of each of its last MAX_SAME_DEATHS launches the same way
+MAXFAIL, SIGNAL, KEEPS_DYING = "maxfail", "signal", "engine_keeps_dying"
+
+
+@dataclass(frozen=True)
+class Death:
+    """A launch of the engine that completed its handshake, then errored on the first case
+    it was given: the case, how (the `EngineError` reason), at which request, and what was
+    sent and read."""
+
+    case_id: str
+    reason: str
+    request: str  # the type of the request it failed at (`start`, most often)
+    detail: str
+    stderr: str = ""  # the engine's stderr around the error (`StderrLines.excerpt`)
+    sent: str = ""  # the request's line as sent
+    read: tuple[str, ...] = ()  # the lines read after it, as the transcript keeps them
+
+    @property
+    def kind(self) -> tuple[str, str]:
+        """What two deaths share to count as the same: the reason and the request."""
+        return self.reason, self.request
+
+    @property
+    def hint(self) -> str:
+        return request_hint(self.reason, self.request)
+
+    def not_run_message(self, launches: int) -> str:
+        """The message of a case not run once the engine kept dying so (report_markdown.py
+        reads it back to put the case in the row of the deaths)."""
+        return (f"not run: the engine died at `{self.request}` on the first case of each of "
+                f"its last {launches} launches (last: {self.detail})")
 
 
 @dataclass(frozen=True)
 class RunStop:
     """Why a run stopped before every case ran: `maxfail` (`--maxfail N`, `-x`: N cases
-    failed or errored), or `signal` (Ctrl-C or SIGTERM)."""
+    failed or errored), `signal` (Ctrl-C or SIGTERM), or `engine_keeps_dying` (the engine
+    died on the first case of each of its last `MAX_SAME_DEATHS` launches the same way,
+    and was launched no more: every case is reported, those left errored, not run)."""
 
     reason: str
     ran: int  # the cases that ran, of
     cases: int  # the cases the run was to run
     maxfail: int | None = None  # MAXFAIL: the limit
     failures: int = 0  # the failed and errored cases when it stopped
+    deaths: tuple[Death, ...] = ()  # KEEPS_DYING: the launches that died so, in order
+    not_run: int = 0  # KEEPS_DYING: the cases errored without being run after the stop
 
     def describe(self) -> str:
         if self.reason == MAXFAIL:
             return (f"stopped after {self.failures} failed or errored case(s) "
                     f"(--maxfail {self.maxfail}), {self.ran} of {self.cases} run")
+        if self.reason == KEEPS_DYING and self.deaths:
+            last = self.deaths[-1]
+            return (f"stopped launching the engine after case {self.ran} of {self.cases}: "
+                    f"its last {len(self.deaths)} launches each died at `{last.request}` on "
+                    f"their first case ({last.reason}), no case having run to a verdict; "
+                    f"{self.not_run} case(s) errored, not run")
         return f"interrupted after {self.ran} of {self.cases} case(s)"
 
     def as_json(self) -> dict[str, Any]:
@@ -112,6 +174,11 @@ class RunStop:
         data: dict[str, Any] = {"reason": self.reason, "ran": self.ran, "cases": self.cases}
         if self.reason == MAXFAIL:
             data |= {"maxfail": self.maxfail, "failures": self.failures}
+        if self.reason == KEEPS_DYING and self.deaths:
+            last = self.deaths[-1]
+            data |= {"launches": len(self.deaths), "request": last.request,
+                     "error": last.reason, "detail": last.detail, "hint": last.hint,
+                     "died": [d.case_id for d in self.deaths], "not_run": self.not_run}
         return data | {"message": self.describe()}
 
 
@@ -135,6 +202,12 @@ class RunReport:
     @property
     def stopped_by_maxfail(self) -> bool:
         return self.stopped is not None and self.stopped.reason == MAXFAIL
+
+    @property
+    def keeps_dying(self) -> RunStop | None:
+        """The stop of a run that launched the engine no more (`KEEPS_DYING`), or None."""
+        stopped = self.stopped
+        return stopped if stopped is not None and stopped.reason == KEEPS_DYING else None
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -163,6 +236,15 @@ def choose_alternative(case: Case, declared: Declared) -> int | None:
         if not declared.missing_readings(alt.requires):
             return index
     return None
+
+
+def _request_type(line: str) -> str | None:
+    """The `type` of a request line the runner sent (as the transcript keeps it)."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    return message.get("type") if isinstance(message, dict) else None
 
 
 def _played_as(case: Case, chosen: int | None) -> str:
@@ -206,6 +288,10 @@ class Runner:
         self.last_start_error: EngineError | None = None
         self.declaration_error: str | None = None
         self._declared: tuple[int, Declared] | None = None  # (engine start, declared)
+        self._served = 0  # the engine start that was last given a case to play
+        self.last_death: Death | None = None  # the last case's, when its launch died on it
+        # `run` launches the engine no more (KEEPS_DYING): the cases left are not run
+        self.dying: RunStop | None = None
         self.view = CapabilityView(None)  # what the current case leaves out, by capability
 
     # ---------------------------------------------------------------- run --
@@ -217,13 +303,24 @@ class Runner:
         report = RunReport(pack, self.engine.argv, self.requested_profile or "?", {},
                            strict=self.strict)
         failures = 0
+        deaths: list[Death] = []  # the launches in a row that died on their first case
+        verdict = False  # a case of the run ran to a verdict: the engine can serve one
+        self.dying = None
         try:
             for number, case in enumerate(cases, 1):
+                not_run = self.dying is not None
                 outcome = self.run_case(case)
                 report.outcomes.append(outcome)
                 if on_outcome:
                     on_outcome(outcome)
-                failures += outcome.status in (FAILED, ERRORED)
+                if not not_run:
+                    verdict |= (outcome.raw_status or outcome.status) in (PASSED, FAILED)
+                    deaths = self._deaths_in_a_row(outcome, deaths)
+                    if (len(deaths) >= MAX_SAME_DEATHS and not verdict
+                            and number < len(cases)):
+                        self.dying = RunStop(KEEPS_DYING, number, len(cases),
+                                             deaths=tuple(deaths))
+                failures += outcome.status in (FAILED, ERRORED) and not not_run
                 if self.maxfail and failures >= self.maxfail and number < len(cases):
                     report.interrupted = True
                     report.stopped = RunStop(MAXFAIL, number, len(cases), self.maxfail,
@@ -234,6 +331,10 @@ class Runner:
             report.stopped = RunStop(SIGNAL, len(report.outcomes), len(cases))
         finally:
             self.engine.close()
+        if self.dying is not None and report.stopped is None:
+            report.stopped = replace(self.dying, not_run=sum(
+                1 for o in report.outcomes[self.dying.ran:]
+                if (o.raw_status or o.status) == ERRORED))
         report.hello = self.engine.hello
         report.profile = self._profile() or "?"
         report.declared = self._declared[1] if self._declared else None
@@ -243,6 +344,18 @@ class Runner:
         report.stale_xfails = self.stale_xfails(report.outcomes)
         report.seconds = time.monotonic() - began
         return report
+
+    def _deaths_in_a_row(self, outcome: CaseOutcome, deaths: list[Death]) -> list[Death]:
+        """The launches in a row that died on their first case the same way, with the case
+        just played: one more if its launch died so, none left if it ran otherwise (passed,
+        failed, or errored another way); a case not played (skipped, unsupported) leaves
+        them as they are."""
+        death = self.last_death
+        if death is not None:
+            return [*deaths, death] if deaths and deaths[-1].kind == death.kind else [death]
+        if (outcome.raw_status or outcome.status) in (SKIPPED, UNSUPPORTED):
+            return deaths
+        return []
 
     def stale_xfails(self, outcomes: list[CaseOutcome]) -> list[StaleXfail]:
         """The xfail lines that applied to cases of `outcomes` that all passed."""
@@ -320,9 +433,12 @@ class Runner:
 
     def _run_case(self, case: Case) -> CaseOutcome:
         chosen: int | None = None
+        first = False  # the first case its launch plays
+        self.last_death = None
         try:
-            self._ensure_engine()
-            declared = self.declared()
+            if self.dying is None:
+                self._ensure_engine()
+            declared = self.declared()  # the last launch's hello, once it is launched no more
             missing = declared.missing_readings(case.pins)
             if missing:
                 chosen = choose_alternative(case, declared)
@@ -346,6 +462,9 @@ class Runner:
                     lacking=tuple(lacking),
                     alternative=chosen,
                 )
+            if self.dying is not None:
+                return self._not_run(case, chosen)
+            first, self._served = self._served != self.engine_starts, self.engine_starts
             self._execute(played, declared)
         except CaseFailed as failure:
             diff = ""
@@ -362,6 +481,8 @@ class Runner:
             )
         except EngineError as error:
             self.engine.kill()
+            if first:
+                self.last_death = self._death(case, error)
             message = _played_as(case, chosen) + error.detail
             if error.hint:
                 message += f"\nlikely cause: {error.hint}"
@@ -371,6 +492,35 @@ class Runner:
                                alternative=chosen, stderr=error.stderr)
         return CaseOutcome(case, PASSED, _played_as(case, chosen).removesuffix(": "),
                            alternative=chosen)
+
+    def _death(self, case: Case, error: EngineError) -> Death:
+        """The death of a launch on its first case, with the request it came at and what
+        the transcript holds of it: the request's line, the lines read after it."""
+        lines = list(self.engine.transcript)
+        # an engine that does not say (one in this process) failed at the last request sent
+        request = self.engine.serving or next(
+            (kind for line in reversed(lines) if line.startswith("> ")
+             and (kind := _request_type(line[2:]))), "?")
+        at = next((i for i in range(len(lines) - 1, -1, -1)
+                   if lines[i].startswith("> ") and _request_type(lines[i][2:]) == request),
+                  None)
+        sent = ""
+        read_lines: tuple[str, ...] = ()
+        if at is not None:
+            sent = lines[at][2:]
+            read_lines = tuple(line[2:] for line in lines[at + 1:] if line.startswith("< "))
+        return Death(case.id, error.reason, request, error.detail, error.stderr, sent,
+                     read_lines)
+
+    def _not_run(self, case: Case, chosen: int | None) -> CaseOutcome:
+        """A case the engine would play, errored without trying: `run` launches it no
+        more (`KEEPS_DYING`)."""
+        assert self.dying is not None
+        last = self.dying.deaths[-1]
+        message = last.not_run_message(len(self.dying.deaths))
+        if last.hint:
+            message += f"\nlikely cause: {last.hint}"
+        return CaseOutcome(case, ERRORED, message, reason=last.reason, alternative=chosen)
 
     # ----------------------------------------------------------- execution --
 
