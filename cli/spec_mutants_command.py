@@ -24,6 +24,7 @@ from rich.table import Table
 
 from ..conformance.harness.pack import Case
 from ..conformance.mutants.causes import GROUND, second_causes
+from ..conformance.mutants.differential import setups_of
 from ..conformance.mutants.live import LiveSpec
 from ..conformance.mutants.operators import SpecMutant, spec_mutants
 from ..conformance.mutants.run import PackError, load_cases
@@ -159,7 +160,7 @@ def _run(args: argparse.Namespace, spec: Spec, every: list[SpecMutant], shard: S
     live = LiveSpec(spec)
     by_id = {mt.id: mt for mt in run.mutants}
     witnesses = analyse_survivors(live, report, by_id, games=args.games,
-                                  jobs=max(1, args.jobs))
+                                  jobs=max(1, args.jobs), setups=setups_of(cases))
     if args.write_cases and witnesses:
         written = write_cases(live, witnesses, by_id, args.write_cases)
         console.print(f"{len(written)} case(s) written into {args.write_cases}",

@@ -19,6 +19,13 @@ difference), where it refuses or fails on an action the reference took, or where
 it takes (or is changed by) an action the reference refused, is a difference:
 a `Witness`, from which a case is written (`synthesis.py`).
 
+After the random games, up to `SEEDED_GAMES` more start where the pack's own
+cases start (`Setup`: a case's dealer, deck, running totals and pinned readings,
+those citing the mutant's clauses first, then those pinning readings), and are
+played on at random the same way: a deal a case was written for (four aces in
+one hand, a sweep, totals at the gate) is rare in random deals, and the play
+from it reaches the rules its case stops short of.
+
 No difference in the games played makes a mutant "probably equivalent", which
 excuses nothing (`equivalence.py` proves or does not).
 """
@@ -26,10 +33,12 @@ excuses nothing (`equivalence.py` proves or does not).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...reference_impl import IllegalAction, new_game, shuffled_deck
+from ..harness.pack import Case
 from ..harness.protocol_notation import illegal_candidates
 from ..harness.variants import load_register
 from ..protocol.normal_form import normal_legal, normal_result, normal_state
@@ -40,6 +49,47 @@ from .operators import SpecMutant
 MAX_STEPS = 600  # actions and deals of one game, at most
 ROUNDS = 4  # deals of one game, at most (the first included)
 PROBE_CHANCE = 0.25  # of a step of the first round probing an action the reference refuses
+SEEDED_GAMES = 12  # games of a survivor started from the pack's cases, after the random ones
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Where a case of the pack starts: its dealer, deck, running totals, the reading it
+    pins for each variant, and its clauses."""
+
+    dealer: int
+    deck: tuple[str, ...]
+    totals: tuple[int, ...] | None
+    pins: tuple[tuple[str, str], ...]
+    clauses: frozenset[str]
+
+
+def setups_of(cases: Iterable[Case]) -> list[Setup]:
+    """The distinct starts of the cases, in pack order."""
+    found: dict[tuple[Any, ...], Setup] = {}
+    for case in cases:
+        setup = Setup(case.dealer, tuple(case.deck),
+                      None if case.totals is None else tuple(case.totals),
+                      tuple(sorted(case.requires.items())), frozenset(case.clauses))
+        key = (setup.dealer, setup.deck, setup.totals, setup.pins)
+        if key in found:
+            found[key] = Setup(setup.dealer, setup.deck, setup.totals, setup.pins,
+                               found[key].clauses | setup.clauses)
+        else:
+            found[key] = setup
+    return list(found.values())
+
+
+def seeded_setups(setups: Sequence[Setup], mutant: SpecMutant) -> list[Setup]:
+    """The starts a survivor's seeded games play: those whose pins agree with the mutant's,
+    citing its clauses first, then those pinning a reading, at most `SEEDED_GAMES`."""
+    wanted = mutant.pins()
+    agreeing = [s for s in setups
+                if all(wanted.get(variant, reading) == reading for variant, reading in s.pins)]
+    cited = set(mutant.clauses)
+    ranked = sorted(range(len(agreeing)), key=lambda i: (
+        0 if agreeing[i].clauses & cited else 1, 0 if agreeing[i].pins else 1, i))
+    return [agreeing[i] for i in ranked[:SEEDED_GAMES]]
 
 
 @dataclass
@@ -235,20 +285,37 @@ def _starting_totals(number: int, rng: random.Random) -> list[int] | None:
     return [rng.randrange(low, 152), rng.randrange(low, 152)]
 
 
-def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
-                 games: int = 24, seed: int = 0) -> Witness | None:
-    """The first difference found in `games` seeded games, or None."""
-    rng = random.Random(f"{seed}:{mutant.id}")
+def _games(mutant: SpecMutant, profiles: tuple[str, ...], games: int, rng: random.Random,
+           setups: Sequence[Setup]) -> Iterable[tuple[int, _Game]]:
+    """(style, game) of the `games` random games, then of the games seeded from `setups`."""
     for number in range(games):
         profile = profiles[number % len(profiles)]
         dealer, deck = rng.randrange(4), shuffled_deck(rng.randrange(10**9))
         later = [shuffled_deck(rng.randrange(10**9)) for _ in range(ROUNDS - 1)]
         totals = _starting_totals(number, rng)
-        g = _Game(profile, {**_moved_readings(number, profile, rng), **mutant.pins()}, dealer,
-                  deck, later, totals)
+        yield number % 3, _Game(profile, {**_moved_readings(number, profile, rng),
+                                          **mutant.pins()}, dealer, deck, later, totals)
+    if games <= 0:
+        return
+    for number, setup in enumerate(seeded_setups(setups, mutant)):
+        later = [shuffled_deck(rng.randrange(10**9)) for _ in range(ROUNDS - 1)]
+        yield number % 3, _Game(profiles[number % len(profiles)],
+                                {**dict(setup.pins), **mutant.pins()}, setup.dealer,
+                                list(setup.deck), later,
+                                None if setup.totals is None else list(setup.totals))
+
+
+def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
+                 games: int = 24, seed: int = 0, setups: Sequence[Setup] = ()
+                 ) -> Witness | None:
+    """The first difference found in `games` seeded games (and those started from
+    `setups`), or None."""
+    rng = random.Random(f"{seed}:{mutant.id}")
+    for style, g in _games(mutant, profiles, games, rng, setups):
+        totals = g.totals
         choices = random.Random(rng.randrange(10**9))
         try:
-            steps = _play_reference(g, choices, style=number % 3)
+            steps = _play_reference(g, choices, style=style)
         except (IllegalAction, ValueError):
             continue  # a pinned reading the setup cannot start from: no game to compare
         with live.playing(mutant):
@@ -256,7 +323,7 @@ def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
         if found is not None:
             index, what, expected, actual = found
             after = steps[index + 1] if index + 1 < len(steps) else None
-            return Witness(mutant.id, profile, dict(g.overrides), g.dealer, g.deck,
+            return Witness(mutant.id, g.profile, dict(g.overrides), g.dealer, g.deck,
                            steps[:index], steps[index], after, what, expected, actual,
                            None if totals is None else list(totals))
     return None

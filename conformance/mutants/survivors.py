@@ -11,10 +11,11 @@ alive.
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from .differential import Witness, find_witness
+from .differential import Setup, Witness, find_witness
 from .equivalence import equivalence
 from .live import LiveSpec
 from .operators import SpecMutant
@@ -36,12 +37,13 @@ class Finding:
     witness: Witness | None = None
 
 
-_LIVE: list[tuple[LiveSpec, dict[str, SpecMutant], int, int]] = []  # inherited by the pool
+# inherited by the pool
+_LIVE: list[tuple[LiveSpec, dict[str, SpecMutant], int, int, tuple[Setup, ...]]] = []
 
 
 def _analyse(item: tuple[str, tuple[str, ...]]) -> Finding:
     """Prove one survivor equivalent, or seek its witness (in a worker, or here)."""
-    live, mutants, games, seed = _LIVE[0]
+    live, mutants, games, seed, setups = _LIVE[0]
     mutant_id, alive_under = item
     mutant = mutants[mutant_id]
     proof = equivalence(live, mutant)
@@ -50,16 +52,18 @@ def _analyse(item: tuple[str, tuple[str, ...]]) -> Finding:
     if games <= 0:
         return Finding(mutant_id)
     return Finding(mutant_id, witness=find_witness(live, mutant, alive_under, games=games,
-                                                   seed=seed))
+                                                   seed=seed, setups=setups))
 
 
 def analyse_survivors(live: LiveSpec, report: SpecReport, mutants: dict[str, SpecMutant], *,
-                      games: int = 24, seed: int = 0, jobs: int = 1) -> list[Witness]:
+                      games: int = 24, seed: int = 0, jobs: int = 1,
+                      setups: Sequence[Setup] = ()) -> list[Witness]:
     """Excuse the survivors shown equivalent, and find a witness for the others (their
-    rows are updated in place, in `jobs` processes); the witnesses found, in row order."""
+    rows are updated in place, in `jobs` processes), in random games and games started
+    where the pack's cases start (`setups`); the witnesses found, in row order."""
     rows = survivor_rows(report)
     items = [(row.id, tuple(p for p in report.profiles if not row.killed(p))) for row in rows]
-    _LIVE[:] = [(live, mutants, games, seed)]
+    _LIVE[:] = [(live, mutants, games, seed, tuple(setups))]
     try:
         if jobs > 1 and len(items) > 1:
             context = multiprocessing.get_context("fork")

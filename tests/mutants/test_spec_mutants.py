@@ -17,7 +17,12 @@ from baloot.conformance.harness.pack import Case, case_from_json, default_pack_f
 from baloot.conformance.harness.runner import FAILED, PASSED, Runner
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.mutants.causes import second_causes
-from baloot.conformance.mutants.differential import find_witness
+from baloot.conformance.mutants.differential import (
+    SEEDED_GAMES,
+    find_witness,
+    seeded_setups,
+    setups_of,
+)
 from baloot.conformance.mutants.equivalence import by_enumeration, by_z3, equivalence
 from baloot.conformance.mutants.live import LiveSpec
 from baloot.conformance.mutants.local_equivalence import by_local_algebra
@@ -351,6 +356,23 @@ def test_a_mutant_that_takes_a_refused_action_gives_an_illegal_case(
     with live.playing(mut):
         assert Runner(InProcessEngine(), register, profile="literal").run_case(case).status \
             == FAILED
+
+
+def test_seeded_games_start_where_the_cases_start_that_agree_with_the_mutant(
+        cases: list[Case], mutants: dict[str, SpecMutant]) -> None:
+    setups = setups_of(cases)
+    # one start per dealer, deck, totals and pins: a deck several cases share is played once
+    assert len({(s.dealer, s.deck, s.totals, s.pins) for s in setups}) == len(setups) < len(cases)
+    # a mutant inside `choose sun_overcall` is reached under its reading only: no start
+    # pinning another reading of sun_overcall is played for it
+    mut = next(mt for mt in mutants.values() if dict(mt.readings).get("sun_overcall"))
+    wanted = mut.pins()["sun_overcall"]
+    chosen = seeded_setups(setups, mut)
+    assert 0 < len(chosen) <= SEEDED_GAMES
+    assert all(dict(s.pins).get("sun_overcall", wanted) == wanted for s in chosen)
+    # those citing the mutant's clauses come first
+    citing = [bool(s.clauses & set(mut.clauses)) for s in chosen]
+    assert citing == sorted(citing, reverse=True) and citing[0]
 
 
 def test_games_near_the_end_reach_later_deals_and_the_end_of_the_game() -> None:
