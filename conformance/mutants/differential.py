@@ -312,7 +312,6 @@ def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
     `setups`), or None."""
     rng = random.Random(f"{seed}:{mutant.id}")
     for style, g in _games(mutant, profiles, games, rng, setups):
-        totals = g.totals
         choices = random.Random(rng.randrange(10**9))
         try:
             steps = _play_reference(g, choices, style=style)
@@ -325,5 +324,5 @@ def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
             after = steps[index + 1] if index + 1 < len(steps) else None
             return Witness(mutant.id, g.profile, dict(g.overrides), g.dealer, g.deck,
                            steps[:index], steps[index], after, what, expected, actual,
-                           None if totals is None else list(totals))
+                           None if g.totals is None else list(g.totals))
     return None

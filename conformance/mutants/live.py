@@ -14,7 +14,7 @@ the same program: `same_code` says so before anything is run.
 An action is what the spec's `apply_action` makes of it. The engine's runtime
 sends an action it has just listed as legal to `apply_legal_action` instead, a
 shortcut that does not judge again what is known to be legal. A mutant of any
-other rule is played with that shortcut through `apply_action` (`JUDGED`), so a
+other rule is played with that shortcut through `apply_action` (`judged`), so a
 mutated judgement that refuses a legal action, or takes a listed one another
 way, shows at the protocol as it would in an engine that judges every action;
 a mutant of the shortcut itself is played through it.

@@ -26,11 +26,11 @@ import dataclasses
 from typing import Any
 
 from ...grammar import model as m
+from ...grammar.boundaries import COMPARISONS
 from ...grammar.walk import children, walk_body
 from .operators import DROP, SpecMutant, rebuilt
 
-_COMPARE = ("<", "<=", ">", ">=", "==", "!=")
-_ARITHMETIC_HOLDERS = (*_COMPARE, "+", "-", "*")
+_ARITHMETIC_HOLDERS = (*COMPARISONS, "+", "-", "*")
 _ATOMS = (m.Name, m.IntLit, m.BoolLit, m.StrLit, m.NoneLit)
 
 
@@ -112,7 +112,7 @@ def _comparison_around(site: Any, parents: dict[int, Any]) -> m.BinOp | None:
     """The comparison the site is, or stands in as an operand (through `+`, `-`, `*`)."""
     node = site
     while True:
-        if isinstance(node, m.BinOp) and node.op in _COMPARE:
+        if isinstance(node, m.BinOp) and node.op in COMPARISONS:
             return node
         parent = parents.get(id(node))
         arithmetic_parent = (isinstance(parent, m.BinOp) and parent.op in _ARITHMETIC_HOLDERS) \
@@ -133,7 +133,7 @@ def equal_comparison(spec: m.Spec, rule: m.Rule, site: Any, new: Any) -> bool:
     if around is None:
         return False
     changed = rebuilt(around, site, new)
-    if not isinstance(changed, m.BinOp) or changed.op not in _COMPARE:
+    if not isinstance(changed, m.BinOp) or changed.op not in COMPARISONS:
         return False
     integers = _Integers(spec, _locals(rule))
     z3 = integers.z3

@@ -40,6 +40,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from ...grammar import model as m
+from ...grammar.boundaries import COMPARISONS
 from ...grammar.walk import children
 
 OPERATORS = (
@@ -47,7 +48,6 @@ OPERATORS = (
     "branch", "reading", "member", "extreme", "list", "update", "constant", "table", "order",
 )
 
-_COMPARE = ("<", "<=", ">", ">=", "==", "!=")
 _ARITH = {"+": ("-",), "-": ("+",), "*": ("//", "%"), "//": ("*", "%"), "%": ("//", "*")}
 _EXTREMES = {"max": "min", "min": "max", "any": "all", "all": "any"}
 
@@ -225,11 +225,11 @@ class _Sites:
         pos = e.pos
         out: list[Alternative] = []
         if isinstance(e, m.BinOp):
-            if e.op in _COMPARE:
+            if e.op in COMPARISONS:
                 is_none = isinstance(e.right, m.NoneLit) or isinstance(e.left, m.NoneLit)
                 ordered = e.op not in ("==", "!=") or self.numeric(e.left) or \
                     self.numeric(e.right)
-                for op in _COMPARE:
+                for op in COMPARISONS:
                     if op == e.op or (not ordered and op not in ("==", "!=")) or \
                             (is_none and op not in ("==", "!=")):
                         continue
