@@ -102,3 +102,15 @@ def make_pack() -> Callable[..., Path]:
 @pytest.fixture
 def three_case_pack(tmp_path: Path) -> Path:
     return write_pack(tmp_path / "pack", [legal_case("c1"), legal_case("c2"), legal_case("c3")])
+
+
+def conform_pack(tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str, cases: int,
+                 *extra: str, **case: Any) -> tuple[int, dict[str, Any], list[str]]:
+    """`baloot conform` of `engine` on a pack of `cases` legal cases (`legal_case` with
+    `case`'s fields): the exit status, the JSON report and the lines printed."""
+    pack = write_pack(tmp_path / "pack", [legal_case(f"c{i}", **case) for i in range(cases)])
+    report = tmp_path / "report.json"
+    status = cli_main(["conform", "--engine", engine, "--cases", str(pack),
+                       "--json", str(report), *extra])
+    out = capsys.readouterr()
+    return status, json.loads(report.read_text()), (out.out + out.err).splitlines()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,19 +19,9 @@ from baloot.conformance.harness.runner import KEEPS_DYING, MAX_SAME_DEATHS, Runn
 from baloot.conformance.harness.variants import load_register
 from baloot.conformance.protocol.schemas import schema_errors
 
-from .conftest import engine_command, legal_case, write_pack
+from .conftest import conform_pack, engine_command, legal_case, write_pack
 
 CASES = 30
-
-
-def conform(tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str, cases: int,
-            *extra: str) -> tuple[int, dict[str, Any], list[str]]:
-    pack = write_pack(tmp_path / "pack", [legal_case(f"c{i}") for i in range(cases)])
-    report = tmp_path / "report.json"
-    status = cli_main(["conform", "--engine", engine, "--cases", str(pack),
-                       "--json", str(report), *extra])
-    out = capsys.readouterr()
-    return status, json.loads(report.read_text()), (out.out + out.err).splitlines()
 
 
 def now_and_then(tmp_path: Path, pattern: str) -> str:
@@ -44,7 +33,7 @@ def now_and_then(tmp_path: Path, pattern: str) -> str:
 def test_an_engine_that_exits_at_every_start_is_launched_three_times_and_told_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     junit, summary, xfail = tmp_path / "report.xml", tmp_path / "summary.md", tmp_path / "x"
-    status, report, lines = conform(
+    status, report, lines = conform_pack(
         tmp_path, capsys, engine_command("dies_at_start"), CASES, "--junit", str(junit),
         "--summary-md", str(summary), "--write-xfail", str(xfail))
     text = "\n".join(lines)
@@ -85,7 +74,7 @@ def test_an_engine_that_exits_at_every_start_is_launched_three_times_and_told_on
 def test_an_engine_that_answers_start_with_garbage_is_stopped_the_same_way(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     engine = engine_command("dies_at_start") + " garbage"
-    status, report, lines = conform(tmp_path, capsys, engine, CASES, "-q")
+    status, report, lines = conform_pack(tmp_path, capsys, engine, CASES, "-q")
     text = "\n".join(lines)
     assert status == 1 and report["engine"]["starts"] == 3
     assert report["stopped"]["error"] == "invalid_json"
@@ -110,12 +99,12 @@ def test_a_case_the_hello_rules_out_is_still_skipped_after_the_stop(
 
 def test_maxfail_counts_no_case_left_unrun(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, report, _ = conform(tmp_path, capsys, engine_command("dies_at_start"), CASES,
-                                "--maxfail", "5")
+    status, report, _ = conform_pack(tmp_path, capsys, engine_command("dies_at_start"), CASES,
+                                     "--maxfail", "5")
     assert status == 1 and report["stopped"]["reason"] == KEEPS_DYING
     assert len(report["cases"]) == CASES
-    status, report, _ = conform(tmp_path, capsys, engine_command("dies_at_start"), CASES,
-                                "-x")
+    status, report, _ = conform_pack(tmp_path, capsys, engine_command("dies_at_start"), CASES,
+                                     "-x")
     assert status == 1 and report["stopped"]["reason"] == "maxfail"
     assert len(report["cases"]) == 1
 
@@ -123,8 +112,8 @@ def test_maxfail_counts_no_case_left_unrun(
 def test_an_engine_that_dies_at_every_other_case_is_never_stopped(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cases = 4 * MAX_SAME_DEATHS
-    status, report, _ = conform(tmp_path, capsys, now_and_then(tmp_path, "xo" * cases),
-                                cases)
+    status, report, _ = conform_pack(tmp_path, capsys, now_and_then(tmp_path, "xo" * cases),
+                                     cases)
     assert status == 1 and report["stopped"] is None
     assert [c["status"] for c in report["cases"]] == ["errored", "passed"] * (cases // 2)
     # its first launch died on c0; each next one passed a case, then died on the next
@@ -134,7 +123,7 @@ def test_an_engine_that_dies_at_every_other_case_is_never_stopped(
 def test_an_engine_that_passed_a_case_is_never_stopped(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cases = 3 * MAX_SAME_DEATHS
-    status, report, _ = conform(tmp_path, capsys, now_and_then(tmp_path, "ox"), cases)
+    status, report, _ = conform_pack(tmp_path, capsys, now_and_then(tmp_path, "ox"), cases)
     assert status == 1 and report["stopped"] is None
     assert [c["status"] for c in report["cases"]] == ["passed"] + ["errored"] * (cases - 1)
     assert all(not c["message"].startswith("not run") for c in report["cases"][1:])
@@ -145,7 +134,7 @@ def test_deaths_that_differ_are_not_in_a_row(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cases = 3 * MAX_SAME_DEATHS
     engine = now_and_then(tmp_path, "xxg" * MAX_SAME_DEATHS)
-    status, report, _ = conform(tmp_path, capsys, engine, cases)
+    status, report, _ = conform_pack(tmp_path, capsys, engine, cases)
     assert status == 1 and report["stopped"] is None
     assert report["engine"]["starts"] == cases
     assert [c["reason"] for c in report["cases"]] == ["exited", "exited", "invalid_json"] * 3

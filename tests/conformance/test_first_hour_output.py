@@ -5,19 +5,16 @@ JSON report."""
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from baloot.cli.main import main as cli_main
 from baloot.conformance.harness.engine_process import StderrLines
 from baloot.conformance.protocol.schemas import schema_errors
 
-from .conftest import FAKE_ENGINES, engine_command, legal_case, write_pack
+from .conftest import FAKE_ENGINES, conform_pack, engine_command
 
 PRINTS_FIRST = f"""import runpy, sys
 sys.path.insert(0, {str(FAKE_ENGINES)!r})
@@ -37,16 +34,6 @@ engine_own_frame()
 WRONG = {"player": 0, "actions": ["pass"]}
 
 
-def conform(tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str, cases: int,
-            *extra: str, **case: Any) -> tuple[int, dict[str, Any], list[str]]:
-    pack = write_pack(tmp_path / "pack", [legal_case(f"c{i}", **case) for i in range(cases)])
-    report = tmp_path / "report.json"
-    status = cli_main(["conform", "--engine", engine, "--cases", str(pack),
-                       "--json", str(report), *extra])
-    out = capsys.readouterr()
-    return status, json.loads(report.read_text()), (out.out + out.err).splitlines()
-
-
 def script(tmp_path: Path, text: str) -> str:
     path = tmp_path / "engine.py"
     path.write_text(text)
@@ -55,7 +42,7 @@ def script(tmp_path: Path, text: str) -> str:
 
 def test_a_line_before_the_hello_is_told_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, report, lines = conform(tmp_path, capsys, script(tmp_path, PRINTS_FIRST), 30)
+    status, report, lines = conform_pack(tmp_path, capsys, script(tmp_path, PRINTS_FIRST), 30)
     assert status == 3
     assert [c["status"] for c in report["cases"]] == ["errored"] * 30  # every case reported
     text = "\n".join(lines)
@@ -67,7 +54,7 @@ def test_a_line_before_the_hello_is_told_once(
 
 def test_a_bad_path_says_check_the_engine_path(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, report, lines = conform(tmp_path, capsys, str(tmp_path / "no-such-engine"), 5)
+    status, report, lines = conform_pack(tmp_path, capsys, str(tmp_path / "no-such-engine"), 5)
     assert status == 3 and len(report["cases"]) == 5
     text = "\n".join(lines)
     assert len(lines) < 15, text
@@ -77,7 +64,7 @@ def test_a_bad_path_says_check_the_engine_path(
 def test_a_bad_script_path_says_check_the_script_path(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     typo = shlex.join([sys.executable, str(tmp_path / "my_adaptr.py")])
-    status, report, lines = conform(tmp_path, capsys, typo, 5)
+    status, report, lines = conform_pack(tmp_path, capsys, typo, 5)
     text = " ".join(" ".join(lines).split())
     assert status == 3 and len(report["cases"]) == 5
     assert "not found: check the script's path in --engine" in text, text
@@ -87,7 +74,7 @@ def test_a_bad_script_path_says_check_the_script_path(
 def test_a_silent_engine_is_started_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     silent = script(tmp_path, "import time\ntime.sleep(60)\n")
-    status, report, lines = conform(tmp_path, capsys, silent, 6, "--start-timeout", "1")
+    status, report, lines = conform_pack(tmp_path, capsys, silent, 6, "--start-timeout", "1")
     text = " ".join(" ".join(lines).split())
     assert status == 3 and [c["status"] for c in report["cases"]] == ["errored"] * 6
     assert "no reply within 1 s" in text and "engine started 1 time(s)" in text, text
@@ -115,7 +102,7 @@ def test_a_silent_start_after_a_good_one_counts_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     engine = script(tmp_path, SILENT_ON_ITS_SECOND_LAUNCH) + " " + shlex.quote(
         str(tmp_path / "launches"))
-    status, report, lines = conform(tmp_path, capsys, engine, 3, "--start-timeout", "1")
+    status, report, lines = conform_pack(tmp_path, capsys, engine, 3, "--start-timeout", "1")
     assert [c["status"] for c in report["cases"]] == ["errored", "errored", "passed"], lines
     assert "timeout" in report["cases"][1]["message"] and report["engine"]["starts"] == 3
     assert status == 1
@@ -123,7 +110,7 @@ def test_a_silent_start_after_a_good_one_counts_once(
 
 def test_an_exit_before_the_hello_gives_status_and_stderr(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, report, lines = conform(tmp_path, capsys, engine_command("exits_at_handshake"), 4)
+    status, report, lines = conform_pack(tmp_path, capsys, engine_command("exits_at_handshake"), 4)
     text = "\n".join(lines)
     assert status == 3 and "exited with status 1" in text
     assert "no protocol for you" in report["cases"][0]["stderr"]
@@ -132,7 +119,7 @@ def test_an_exit_before_the_hello_gives_status_and_stderr(
 
 def test_a_crash_keeps_the_first_lines_the_exception_and_the_engines_frame(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, report, lines = conform(tmp_path, capsys, script(tmp_path, CRASHES), 1, "-v")
+    status, report, lines = conform_pack(tmp_path, capsys, script(tmp_path, CRASHES), 1, "-v")
     assert status == 3  # it crashed at the hello
     stderr = report["cases"][0]["stderr"]
     for wanted in ("log line 0", "log line 19", "Traceback", "engine_own_frame",
@@ -153,7 +140,7 @@ print(json.dumps({"seq": seq, "ok": True, "protocol": 1, "name": "dies", "versio
 sys.stdin.readline()
 sys.exit(1)
 """)
-    _, report, lines = conform(tmp_path, capsys, dies_at_start, 2, "-v")
+    _, report, lines = conform_pack(tmp_path, capsys, dies_at_start, 2, "-v")
     assert [c["status"] for c in report["cases"]] == ["errored", "errored"], lines
     assert sum("the next case starts a fresh one" in line for line in lines) == 1, lines
 
@@ -172,23 +159,23 @@ def test_the_stderr_kept_marks_its_gap_and_keeps_a_named_line_in_it() -> None:
 
 def test_maxfail_stops_and_the_report_says_so(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, report, lines = conform(tmp_path, capsys, engine_command("good"), 6,
-                                    "--maxfail", "2", expect=WRONG)
+    status, report, lines = conform_pack(tmp_path, capsys, engine_command("good"), 6,
+                                         "--maxfail", "2", expect=WRONG)
     assert status == 1
     assert len(report["cases"]) == 2 and report["interrupted"] is True
     assert any("stopped after 2 failed or errored case(s) (--maxfail 2)" in line
                for line in lines)
-    status, report, _ = conform(tmp_path, capsys, engine_command("good"), 6, "-x",
-                                expect=WRONG)
+    status, report, _ = conform_pack(tmp_path, capsys, engine_command("good"), 6, "-x",
+                                     expect=WRONG)
     assert status == 1 and len(report["cases"]) == 1
 
 
 def test_a_maxfail_stop_has_its_own_reason_in_every_report(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     junit, summary = tmp_path / "report.xml", tmp_path / "summary.md"
-    status, report, lines = conform(tmp_path, capsys, engine_command("good"), 6,
-                                    "--maxfail", "2", "--junit", str(junit),
-                                    "--summary-md", str(summary), expect=WRONG)
+    status, report, lines = conform_pack(tmp_path, capsys, engine_command("good"), 6,
+                                         "--maxfail", "2", "--junit", str(junit),
+                                         "--summary-md", str(summary), expect=WRONG)
     assert status == 1 and report["interrupted"] is True
     assert report["stopped"] == {
         "reason": "maxfail", "ran": 2, "cases": 6, "maxfail": 2, "failures": 2,
@@ -199,19 +186,19 @@ def test_a_maxfail_stop_has_its_own_reason_in_every_report(
     assert '<property name="stopped" value="maxfail" />' in xml
     assert "(--maxfail 2)" in xml
     assert "| stopped | stopped after 2 failed or errored case(s)" in summary.read_text()
-    status, report, _ = conform(tmp_path, capsys, engine_command("good"), 3)
+    status, report, _ = conform_pack(tmp_path, capsys, engine_command("good"), 3)
     assert status == 0 and report["stopped"] is None and report["interrupted"] is False
 
 
 def test_off_a_terminal_a_failure_takes_two_lines_and_quiet_only_ids(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _, _, lines = conform(tmp_path, capsys, engine_command("good"), 3, expect=WRONG)
+    _, _, lines = conform_pack(tmp_path, capsys, engine_command("good"), 3, expect=WRONG)
     failing = [i for i, line in enumerate(lines) if line.startswith("FAILED c")]
     assert len(failing) == 3
     assert all(lines[i + 1].startswith("  rerun: ") for i in failing)
     assert not any(line.startswith("rules") for line in lines)
-    status, _, lines = conform(tmp_path, capsys, engine_command("good"), 3, "-q",
-                               expect=WRONG)
+    status, _, lines = conform_pack(tmp_path, capsys, engine_command("good"), 3, "-q",
+                                    expect=WRONG)
     assert status == 1
     assert lines[:3] == ["FAILED c0", "FAILED c1", "FAILED c2"]
     assert len(lines) == 4 and lines[3].startswith("FAILED: 3 cases")
