@@ -5,9 +5,15 @@ computes:
 
 - `same_code`: the mutated rule is written as the very Python text of the
   reference's (`LiveSpec.same_code`);
+- `unreached`: no rule the engine's runtime calls (`hooks engine`) reaches the
+  mutated declaration, under any reading (`gates.reached`): only the proofs
+  read it;
 - `local`: the changed expression equals the original where it stands, whatever
   its parts are (`local_equivalence.py`: a comparison equal over the integers,
   `len` at least 0; a list asked only for membership, its items reordered);
+- `dead_field`: the change is confined to one field of a game the rule hands back
+  in a phase where no rule of the engine and no reply reads that field
+  (`dead_fields.py`: `stage` once the round waits for its next deal, say);
 - `enumeration`: every parameter of the rule ranges over a small finite
   domain (truth values, enum members, value records of them such as a card,
   or none of these), and so do the readings it consults: the mutated rule and
@@ -37,6 +43,8 @@ from ...backends.python.pyemit import member_name
 from ...grammar import model as m
 from ...reference_impl import IllegalAction, choose_readings, definitions
 from ...reference_impl.rule_swap import clear_caches, compile_rule, rule_module
+from .dead_fields import by_dead_field
+from .gates import reached
 from .live import LiveSpec
 from .local_equivalence import by_local_algebra
 from .operators import SpecMutant
@@ -46,7 +54,7 @@ ENUMERATION_LIMIT = 200_000  # calls of each version, at most, before enumeratio
 
 @dataclass(frozen=True)
 class Equivalence:
-    method: str  # same_code, local, enumeration or z3
+    method: str  # same_code, unreached, local, dead_field, enumeration or z3
     detail: str
 
 
@@ -166,7 +174,12 @@ def equivalence(live: LiveSpec, mutant: SpecMutant) -> Equivalence | None:
     """How the mutant is shown equivalent, or None when it is not."""
     if live.same_code(mutant):
         return Equivalence("same_code", "the mutated rule is written as the reference's")
+    if mutant.target not in reached(live.spec):
+        return Equivalence("unreached", "no rule of the engine reaches it, under any reading")
     local = by_local_algebra(live.spec, mutant)
     if local is not None:
         return Equivalence("local", local)
+    dead = by_dead_field(live.spec, mutant)
+    if dead is not None:
+        return Equivalence("dead_field", dead)
     return by_enumeration(live, mutant) or by_z3(live.spec, mutant)

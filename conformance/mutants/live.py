@@ -32,6 +32,7 @@ from ...grammar import model as m
 from ...grammar.walk import walk_body
 from ...reference_impl import definitions
 from ...reference_impl.rule_swap import compile_rule, rule_module, swapped
+from .gates import gates_of
 from .operators import SpecMutant
 
 # The rule the runtime applies a listed action by, without judging it again.
@@ -97,6 +98,13 @@ class LiveSpec:
             return holder.apply_action(*args)
 
         return {(module, SHORTCUT): apply_judged}
+
+    def gate_rules(self, mutant: SpecMutant) -> frozenset[str]:
+        """The rules holding the `choose` of a variant that gates the mutant's declaration
+        (`gates.py`): a case that reaches one of them under another reading may reach the
+        change once the gate's reading is pinned."""
+        return frozenset(r.name for variant, _ in gates_of(self.spec, mutant.target)
+                         for r in self.modules.analysis.consulting_rules(variant))
 
     def rules_reading(self, mutant: SpecMutant) -> frozenset[str]:
         """The rules a mutant can change the result of directly: its own rule, or every

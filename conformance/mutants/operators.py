@@ -27,7 +27,8 @@ model (`grammar/model.py`), never typed in by hand:
 
 Each mutant knows the rule (or table, constant, order) it changes, that
 declaration's clauses, the readings under which the change is reached (the
-`choose` branches around it) and its place in the spec. Its id is stable:
+`choose` branches around it, and the variants without whose readings no game
+reaches the declaration at all: `gates.py`) and its place in the spec. Its id is stable:
 the declaration, the operator and the place (file, line, column), with a
 number where one place has several mutants of one operator.
 """
@@ -42,6 +43,7 @@ from typing import Any
 from ...grammar import model as m
 from ...grammar.boundaries import COMPARISONS
 from ...grammar.walk import children
+from .gates import gates_of
 
 OPERATORS = (
     "comparison", "arithmetic", "number", "truth", "connective", "negation", "condition",
@@ -59,7 +61,9 @@ class SpecMutant:
     kind: str  # what it changes: rule, table, const or order
     target: str  # the name of the rule, table, const or order changed
     clauses: tuple[str, ...]  # the clauses that declaration cites
-    readings: tuple[tuple[str, tuple[str, ...]], ...]  # (variant, readings) the change sits under
+    # (variant, readings) the change sits under: the `choose` branches around it, then the
+    # variants that gate its declaration (`gates.py`)
+    readings: tuple[tuple[str, tuple[str, ...]], ...]
     pos: m.Pos
     description: str
     rule: m.Rule | None = None  # the rule as mutated (kind rule)
@@ -361,6 +365,14 @@ def declaration_mutants(spec: m.Spec) -> Iterator[SpecMutant]:
                              value=tuple(swapped))
 
 
+def _gated(spec: m.Spec, mutant: SpecMutant) -> SpecMutant:
+    """The mutant with the variants that gate its declaration (`gates.py`) among the
+    readings it sits under, after those of its own `choose` branches."""
+    own = {variant for variant, _ in mutant.readings}
+    extra = tuple(g for g in gates_of(spec, mutant.target) if g[0] not in own)
+    return dataclasses.replace(mutant, readings=mutant.readings + extra) if extra else mutant
+
+
 def spec_mutants(spec: m.Spec) -> list[SpecMutant]:
     """Every first-order mutant of the spec, in spec order (rules, then the constants,
     tables and orders), each id once."""
@@ -368,4 +380,4 @@ def spec_mutants(spec: m.Spec) -> list[SpecMutant]:
     found += declaration_mutants(spec)
     ids = [mut.id for mut in found]
     assert len(ids) == len(set(ids)), "two spec mutants share an id"
-    return [dataclasses.replace(mut, index=i) for i, mut in enumerate(found)]
+    return [dataclasses.replace(_gated(spec, mut), index=i) for i, mut in enumerate(found)]

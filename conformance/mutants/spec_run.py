@@ -4,9 +4,11 @@ For each profile, the reference engine first plays every case once while each
 rule notes that it was called: a case that fails on the reference kills
 nothing and is left out, and the rules each case reaches are kept. A mutant
 of a rule is then run only on the cases that call that rule (a mutant of a
-constant, table or order: the cases calling a rule that names it), those
-citing the mutated declaration's clauses first. A case that leaves open a
-variant whose `choose` branch holds the change is run with that reading
+constant, table or order: the cases calling a rule that names it), or the
+rule holding the `choose` of a variant that gates the declaration (`gates.py`:
+no game reaches it under that variant's other readings), those citing the
+mutated declaration's clauses first. A case that leaves open a variant whose
+`choose` branch holds the change, or that gates it, is run with that reading
 pinned, so that the change is reached; a case pinning another reading of it
 cannot reach the change and is not run. A case that fails or errors on the
 mutant kills it; a mutant's run stops at its `kills`-th kill (0: run every
@@ -86,8 +88,9 @@ class PackOnMutants:
                     self.reference_failures.append(case.id)
 
     def selected(self, mutant: SpecMutant) -> list[Case]:
-        """The cases that can reach the change, those citing its clauses first."""
-        rules = self.live.rules_reading(mutant)
+        """The cases that can reach the change (they reach its rule, or the `choose` of a
+        variant that gates it), those citing its clauses first."""
+        rules = self.live.rules_reading(mutant) | self.live.gate_rules(mutant)
         pins = dict(mutant.readings)
         chosen = [
             case for case in self.cases

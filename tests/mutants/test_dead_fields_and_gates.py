@@ -1,0 +1,135 @@
+"""Spec mutants proven equivalent because the field they change is never read again, and
+mutants of declarations that only some readings reach (their gates)."""
+
+from __future__ import annotations
+
+import pytest
+
+from baloot.conformance.harness.pack import Case
+from baloot.conformance.mutants.dead_fields import by_dead_field, live_fields
+from baloot.conformance.mutants.equivalence import equivalence
+from baloot.conformance.mutants.gates import gates_of, reached
+from baloot.conformance.mutants.live import LiveSpec
+from baloot.conformance.mutants.operators import SpecMutant, spec_mutants
+from baloot.conformance.mutants.run import load_cases
+from baloot.conformance.mutants.spec_run import KILLED, SURVIVED, PackOnMutants
+from baloot.conformance.pack_tools.spec_model import spec_model
+from baloot.grammar import model as m
+
+
+@pytest.fixture(scope="module")
+def spec() -> m.Spec:
+    return spec_model()
+
+
+@pytest.fixture(scope="module")
+def live(spec: m.Spec) -> LiveSpec:
+    return LiveSpec(spec)
+
+
+@pytest.fixture(scope="module")
+def mutants(spec: m.Spec) -> dict[str, SpecMutant]:
+    return {mut.id: mut for mut in spec_mutants(spec)}
+
+
+def _cases(*files: str) -> list[Case]:
+    chosen = [c for c in load_cases()[1] if c.file.replace("\\", "/").endswith(files)]
+    assert chosen, files
+    return chosen
+
+
+def _one(mutants: dict[str, SpecMutant], prefix: str, description: str) -> SpecMutant:
+    found = [mut for i, mut in mutants.items() if i.startswith(prefix)
+             and mut.description == description]
+    assert len(found) == 1, (prefix, description, [f.id for f in found])
+    return found[0]
+
+
+# ---- dead fields ------------------------------------------------------------------------
+
+
+def test_a_game_waiting_for_its_deal_reads_only_what_the_next_deal_needs(spec: m.Spec) -> None:
+    live = live_fields(spec, frozenset({"waiting_deal"}))
+    assert live is not None
+    # SETUP.3 / BID.9: the next deal is dealt by the next dealer, from the deck, with the
+    # running totals; the last result stays readable; the state reply shows its fields
+    assert {"phase", "next_dealer_seat", "totals", "last_result", "hands", "bids"} <= live
+    # the bidding's bookkeeping is built anew by the deal: nothing reads it in between
+    assert not {"stage", "asking", "session", "stock", "hokum_bidder", "level", "winner"} & live
+    # in the play the game is handed whole to record updates: the walk does not follow it
+    assert live_fields(spec, frozenset({"playing"})) is None
+
+
+def test_a_change_to_a_field_no_one_reads_is_proven_and_a_read_one_is_not(
+        spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
+    stage = _one(mutants, "redeal/member/spec/bidding:288", "`dealt_again` into `open_bidding`")
+    assert "`stage`" in (by_dead_field(spec, stage) or "")
+    asking = _one(mutants, "kawesh/update/", "field `asking` left out of the update")
+    assert "waiting_deal" in (by_dead_field(spec, asking) or "")
+    # the next deal reads who deals (A20): leaving it out is no dead store
+    dealer = _one(mutants, "kawesh/update/", "field `next_dealer_seat` left out of the update")
+    assert by_dead_field(spec, dealer) is None
+    phase = _one(mutants, "kawesh/member/", "`waiting_deal` into `bidding`")
+    assert by_dead_field(spec, phase) is None
+    # the game finished_round hands back is read by the next deal, its winner by no one
+    winner = _one(mutants, "finish_round/update/", "field `winner` left out of the update")
+    assert by_dead_field(spec, winner) is not None
+    totals = _one(mutants, "finish_round/update/", "field `totals` left out of the update")
+    assert by_dead_field(spec, totals) is None
+    # a game handed on in the play: not followed, so not proven
+    trick = _one(mutants, "start_play/update/", "field `trick` left out of the update")
+    assert by_dead_field(spec, trick) is None
+
+
+def test_mutants_of_dead_fields_survive_every_case_that_reaches_them(
+        live: LiveSpec, mutants: dict[str, SpecMutant]) -> None:
+    # a proof that excused a mutant some case kills would be unsound: one proven mutant of
+    # each rule runs on every case of these files that reaches it, under the federation's
+    # readings (kawesh and the next dealer's redeal are played there)
+    cases = _cases("variants/kawesh/weak_hand_redeal.json", "variants/kawesh/explored.json",
+                   "variants/redeal_dealer/next_dealer.json", "bidding.json", "scoring.json")
+    pack = PackOnMutants(live, cases, "federation")
+    proven = [mut for mut in mutants.values() if by_dead_field(live.spec, mut) is not None]
+    assert {mut.target for mut in proven} == {"kawesh", "redeal", "finish_round"}
+    for mut in {mut.target: mut for mut in proven}.values():
+        assert equivalence(live, mut) is not None
+        verdict = pack.run(mut, kills=1)
+        assert verdict.cases_run > 0, mut.id
+        assert verdict.status == SURVIVED, (mut.id, verdict.killed_by)
+
+
+# ---- gates ----------------------------------------------------------------------------------
+
+
+def test_a_rule_called_only_under_one_reading_is_gated_by_it(
+        spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
+    # A27: the bid winner's ace is asked only when a sweep may be a reverse kaboot
+    assert gates_of(spec, "bid_winner_held_an_ace") == (
+        ("reverse_kaboot", ("sun_dealer_right_ace",)),)
+    mut = _one(mutants, "bid_winner_held_an_ace/member/", "`ace` into `eight`")
+    assert ("reverse_kaboot", ("sun_dealer_right_ace",)) in mut.readings
+    assert mut.pins() == {"reverse_kaboot": "sun_dealer_right_ace"}
+    # the locked round is asked under every reading of every variant
+    assert gates_of(spec, "is_locked") == ()
+    # the proofs' own rules are reached by no rule of the engine
+    assert "round_bunts" not in reached(spec)
+    assert "score_round" in reached(spec)
+    unreached = next(mut for mut in mutants.values() if mut.target == "round_bunts")
+    proof = equivalence(LiveSpec(spec), unreached)
+    assert proof is not None and proof.method == "unreached"
+
+
+def test_a_case_leaving_a_gate_open_is_run_with_its_reading_and_kills_under_either_profile(
+        live: LiveSpec, mutants: dict[str, SpecMutant]) -> None:
+    # round.reverse-kaboot.no-ace pins no reverse_kaboot reading: under literal
+    # (as_any_kaboot) it never asks for the ace; pinned to sun_dealer_right_ace, a mutant
+    # that takes an eight for an ace is caught there too
+    mut = _one(mutants, "bid_winner_held_an_ace/member/", "`ace` into `eight`")
+    cases = _cases("scoring.json")
+    case = next(c for c in cases if c.id == "round.reverse-kaboot.no-ace")
+    assert "reverse_kaboot" not in case.requires
+    for profile in ("literal", "federation"):
+        pack = PackOnMutants(live, cases, profile)
+        assert case in pack.selected(mut)
+        verdict = pack.run(mut, kills=0)
+        assert verdict.status == KILLED and case.id in verdict.killed_by, (profile, verdict)
