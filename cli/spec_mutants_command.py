@@ -2,7 +2,7 @@
 
     baloot conform mutants --spec [--jobs N] [--shard K/N] [--kills N] [--games N]
                                   [--profile P ...] [--only GLOB] [--json FILE]
-                                  [--write-cases DIR] [--target PCT]
+                                  [--write-cases DIR] [--thin] [--target PCT]
     baloot conform mutants --spec --merge FILE [FILE ...] [--json FILE]
     baloot conform mutants --spec --list
 
@@ -58,6 +58,10 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                        "case; default 2)")
     group.add_argument("--games", type=int, default=24,
                        help="seeded random games per survivor, to find a witness (default 24)")
+    group.add_argument("--thin", action="store_true",
+                       help="also seek a witness for each mutant killed by fewer than --kills "
+                       "cases, on the profile and away from its killing cases' deals (with "
+                       "--write-cases, a second case that kills it)")
     group.add_argument("--write-cases", type=Path, metavar="DIR",
                        help="write a case for each survivor's witness into DIR")
     group.add_argument("--causes", action="store_true",
@@ -160,9 +164,11 @@ def _run(args: argparse.Namespace, spec: Spec, every: list[SpecMutant], shard: S
     live = LiveSpec(spec)
     by_id = {mt.id: mt for mt in run.mutants}
     witnesses = analyse_survivors(live, report, by_id, games=args.games,
-                                  jobs=max(1, args.jobs), setups=setups_of(cases))
+                                  jobs=max(1, args.jobs), setups=setups_of(cases),
+                                  thin=args.thin)
     if args.write_cases and witnesses:
-        written = write_cases(live, witnesses, by_id, args.write_cases)
+        written = write_cases(live, witnesses, by_id, args.write_cases,
+                              taken={c.id for c in cases})
         console.print(f"{len(written)} case(s) written into {args.write_cases}",
                       highlight=False)
     return report

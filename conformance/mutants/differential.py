@@ -62,6 +62,7 @@ class Setup:
     totals: tuple[int, ...] | None
     pins: tuple[tuple[str, str], ...]
     clauses: frozenset[str]
+    cases: frozenset[str] = frozenset()  # the ids of the cases that start here
 
 
 def setups_of(cases: Iterable[Case]) -> list[Setup]:
@@ -70,22 +71,26 @@ def setups_of(cases: Iterable[Case]) -> list[Setup]:
     for case in cases:
         setup = Setup(case.dealer, tuple(case.deck),
                       None if case.totals is None else tuple(case.totals),
-                      tuple(sorted(case.requires.items())), frozenset(case.clauses))
+                      tuple(sorted(case.requires.items())), frozenset(case.clauses),
+                      frozenset({case.id}))
         key = (setup.dealer, setup.deck, setup.totals, setup.pins)
         if key in found:
             found[key] = Setup(setup.dealer, setup.deck, setup.totals, setup.pins,
-                               found[key].clauses | setup.clauses)
+                               found[key].clauses | setup.clauses,
+                               found[key].cases | setup.cases)
         else:
             found[key] = setup
     return list(found.values())
 
 
-def seeded_setups(setups: Sequence[Setup], mutant: SpecMutant) -> list[Setup]:
+def seeded_setups(setups: Sequence[Setup], mutant: SpecMutant,
+                  avoid: frozenset[str] = frozenset()) -> list[Setup]:
     """The starts a survivor's seeded games play: those whose pins agree with the mutant's,
-    citing its clauses first, then those pinning a reading, at most `SEEDED_GAMES`."""
+    citing its clauses first, then those pinning a reading, at most `SEEDED_GAMES`; none
+    where a case of `avoid` starts (the cases that already kill it)."""
     wanted = mutant.pins()
-    agreeing = [s for s in setups
-                if all(wanted.get(variant, reading) == reading for variant, reading in s.pins)]
+    agreeing = [s for s in setups if not s.cases & avoid
+                and all(wanted.get(variant, reading) == reading for variant, reading in s.pins)]
     cited = set(mutant.clauses)
     ranked = sorted(range(len(agreeing)), key=lambda i: (
         0 if agreeing[i].clauses & cited else 1, 0 if agreeing[i].pins else 1, i))
@@ -286,18 +291,21 @@ def _starting_totals(number: int, rng: random.Random) -> list[int] | None:
 
 
 def _games(mutant: SpecMutant, profiles: tuple[str, ...], games: int, rng: random.Random,
-           setups: Sequence[Setup]) -> Iterable[tuple[int, _Game]]:
-    """(style, game) of the `games` random games, then of the games seeded from `setups`."""
+           setups: Sequence[Setup], avoid: frozenset[str], off_profile: bool
+           ) -> Iterable[tuple[int, _Game]]:
+    """(style, game) of the `games` random games (some off the profile, when
+    `off_profile`), then of the games seeded from `setups`."""
     for number in range(games):
         profile = profiles[number % len(profiles)]
         dealer, deck = rng.randrange(4), shuffled_deck(rng.randrange(10**9))
         later = [shuffled_deck(rng.randrange(10**9)) for _ in range(ROUNDS - 1)]
         totals = _starting_totals(number, rng)
-        yield number % 3, _Game(profile, {**_moved_readings(number, profile, rng),
-                                          **mutant.pins()}, dealer, deck, later, totals)
+        moved = _moved_readings(number, profile, rng) if off_profile else {}
+        yield number % 3, _Game(profile, {**moved, **mutant.pins()}, dealer, deck, later,
+                                totals)
     if games <= 0:
         return
-    for number, setup in enumerate(seeded_setups(setups, mutant)):
+    for number, setup in enumerate(seeded_setups(setups, mutant, avoid)):
         later = [shuffled_deck(rng.randrange(10**9)) for _ in range(ROUNDS - 1)]
         yield number % 3, _Game(profiles[number % len(profiles)],
                                 {**dict(setup.pins), **mutant.pins()}, setup.dealer,
@@ -306,12 +314,15 @@ def _games(mutant: SpecMutant, profiles: tuple[str, ...], games: int, rng: rando
 
 
 def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
-                 games: int = 24, seed: int = 0, setups: Sequence[Setup] = ()
+                 games: int = 24, seed: int = 0, setups: Sequence[Setup] = (),
+                 avoid: frozenset[str] = frozenset(), off_profile: bool = True
                  ) -> Witness | None:
     """The first difference found in `games` seeded games (and those started from
-    `setups`), or None."""
+    `setups`, except where a case of `avoid` starts), or None. With `off_profile` false,
+    every game plays its profile's readings (and the mutant's own): a mutant the pack
+    already kills under a profile, whose second killing case is sought there."""
     rng = random.Random(f"{seed}:{mutant.id}")
-    for style, g in _games(mutant, profiles, games, rng, setups):
+    for style, g in _games(mutant, profiles, games, rng, setups, avoid, off_profile):
         choices = random.Random(rng.randrange(10**9))
         try:
             steps = _play_reference(g, choices, style=style)

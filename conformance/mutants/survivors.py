@@ -28,6 +28,14 @@ def survivor_rows(report: SpecReport) -> list[MutantRow]:
             if r.excused is None and not all(r.killed(p) for p in report.profiles)]
 
 
+def thin_rows(report: SpecReport) -> list[MutantRow]:
+    """The rows killed under every profile, but under some by fewer cases than wanted."""
+    wanted = max(1, report.kills_wanted)
+    return [r for r in report.rows
+            if r.excused is None and all(r.killed(p) for p in report.profiles)
+            and any(r.kills(p) < wanted for p in report.profiles)]
+
+
 @dataclass
 class Finding:
     """What became of one survivor: excused, a witness, or neither."""
@@ -41,28 +49,50 @@ class Finding:
 _LIVE: list[tuple[LiveSpec, dict[str, SpecMutant], int, int, tuple[Setup, ...]]] = []
 
 
-def _analyse(item: tuple[str, tuple[str, ...]]) -> Finding:
-    """Prove one survivor equivalent, or seek its witness (in a worker, or here)."""
+@dataclass(frozen=True)
+class _Item:
+    id: str
+    profiles: tuple[str, ...]  # where a witness is sought
+    killed_by: frozenset[str] = frozenset()  # a thin kill's cases (their deals avoided)
+    thin: bool = False
+
+
+def _analyse(item: _Item) -> Finding:
+    """Prove one survivor equivalent, or seek its witness (in a worker, or here); seek a
+    thin kill's second witness."""
     live, mutants, games, seed, setups = _LIVE[0]
-    mutant_id, alive_under = item
-    mutant = mutants[mutant_id]
+    mutant = mutants[item.id]
+    if item.thin:
+        return Finding(item.id, witness=find_witness(
+            live, mutant, item.profiles, games=games, seed=seed, setups=setups,
+            avoid=item.killed_by, off_profile=False))
     proof = equivalence(live, mutant)
     if proof is not None:
-        return Finding(mutant_id, excused={"method": proof.method, "detail": proof.detail})
+        return Finding(item.id, excused={"method": proof.method, "detail": proof.detail})
     if games <= 0:
-        return Finding(mutant_id)
-    return Finding(mutant_id, witness=find_witness(live, mutant, alive_under, games=games,
-                                                   seed=seed, setups=setups))
+        return Finding(item.id)
+    return Finding(item.id, witness=find_witness(live, mutant, item.profiles, games=games,
+                                                 seed=seed, setups=setups))
 
 
 def analyse_survivors(live: LiveSpec, report: SpecReport, mutants: dict[str, SpecMutant], *,
                       games: int = 24, seed: int = 0, jobs: int = 1,
-                      setups: Sequence[Setup] = ()) -> list[Witness]:
+                      setups: Sequence[Setup] = (), thin: bool = False) -> list[Witness]:
     """Excuse the survivors shown equivalent, and find a witness for the others (their
     rows are updated in place, in `jobs` processes), in random games and games started
-    where the pack's cases start (`setups`); the witnesses found, in row order."""
+    where the pack's cases start (`setups`); with `thin`, a witness for each thin kill
+    too. The witnesses found, in row order."""
     rows = survivor_rows(report)
-    items = [(row.id, tuple(p for p in report.profiles if not row.killed(p))) for row in rows]
+    items = [_Item(row.id, tuple(p for p in report.profiles if not row.killed(p)))
+             for row in rows]
+    if thin and games > 0:
+        wanted = max(1, report.kills_wanted)
+        for row in thin_rows(report):
+            rows.append(row)
+            items.append(_Item(
+                row.id, tuple(p for p in report.profiles if row.kills(p) < wanted),
+                frozenset(c for p in report.profiles
+                          for c in row.verdicts.get(p, {}).get("killed_by", [])), thin=True))
     _LIVE[:] = [(live, mutants, games, seed, tuple(setups))]
     try:
         if jobs > 1 and len(items) > 1:
@@ -74,7 +104,13 @@ def analyse_survivors(live: LiveSpec, report: SpecReport, mutants: dict[str, Spe
     finally:
         _LIVE.clear()
     witnesses: list[Witness] = []
-    for row, finding in zip(rows, findings, strict=True):
+    for row, item, finding in zip(rows, items, findings, strict=True):
+        if item.thin:
+            if finding.witness is not None:
+                row.witness = (f"a second witness, under {finding.witness.profile} at step "
+                               f"{len(finding.witness.steps)}: {finding.witness.what}")
+                witnesses.append(finding.witness)
+            continue
         if finding.excused is not None:
             row.excused = finding.excused
         elif finding.witness is not None:

@@ -158,19 +158,30 @@ def _difference(witness: Witness) -> str:
     return text
 
 
+def _free_id(wanted: str, taken: set[str]) -> str:
+    """`wanted`, or `wanted.b`, `wanted.c`, ... when a case already has it."""
+    found, letter = wanted, ord("b")
+    while found in taken:
+        found, letter = f"{wanted}.{chr(letter)}", letter + 1
+    taken.add(found)
+    return found
+
+
 def write_cases(live: LiveSpec, witnesses: list[Witness], mutants: dict[str, SpecMutant],
-                folder: Path) -> list[str]:
+                folder: Path, taken: set[str] | None = None) -> list[str]:
     """Write one case per witness into `folder/synthesised.json` (with a `pack.json` when
     neither the folder nor one above it has one, so that `baloot conform --cases FOLDER`
-    runs it); the ids written.
+    runs it); the ids written, none of `taken` (the pack's own: a second case of a mutant
+    gets a letter).
     A witness whose case does not hold on the reference, or whose pins cannot be cut, is
     left out."""
     register = load_register()
     folder.mkdir(parents=True, exist_ok=True)
     written: list[dict[str, Any]] = []
+    taken = set() if taken is None else set(taken)
     for witness in witnesses:
         mutant = mutants[witness.mutant]
-        raw = case_of(live, witness, mutant, case_id(mutant))
+        raw = case_of(live, witness, mutant, _free_id(case_id(mutant), taken))
         raw = with_minimal_requires(raw, CASE_FILE, register)
         needs = case_needs(case_from_json(raw, CASE_FILE), register)
         if needs.steps is None:
