@@ -44,6 +44,7 @@ from baloot.conformance.mutants.spec_run import (
     Shard,
     run_spec_mutants,
 )
+from baloot.conformance.mutants.survivors import analyse_survivors, thin_rows
 from baloot.conformance.mutants.synthesis import case_of
 from baloot.conformance.pack_tools.spec_model import spec_model
 from baloot.grammar import model as m
@@ -373,6 +374,31 @@ def test_seeded_games_start_where_the_cases_start_that_agree_with_the_mutant(
     # those citing the mutant's clauses come first
     citing = [bool(s.clauses & set(mut.clauses)) for s in chosen]
     assert citing == sorted(citing, reverse=True) and citing[0]
+
+
+def test_a_thin_kill_is_sought_a_second_witness_away_from_its_killing_case(
+        live: LiveSpec, cases: list[Case], mutants: dict[str, SpecMutant]) -> None:
+    # a mutant killed under a profile by one case only is a thin kill: its second witness
+    # is sought on the profile's readings, never from the deal of the case that kills it
+    mut = _one(mutants, "trick_winner/extreme/spec/play:43", "`max` into `min`")
+    killer = cases[0]
+    row = MutantRow(mut.id, mut.index, mut.operator, mut.kind, mut.target, [], [], "", "",
+                    {"literal": {"status": KILLED, "killed_by": [killer.id]}})
+    twice = dataclasses.replace(row, id="twice", verdicts={
+        "literal": {"status": KILLED, "killed_by": [killer.id, cases[1].id]}})
+    report = SpecReport("digest", ["literal"], len(cases), 2, [row, twice])
+    assert thin_rows(report) == [row]
+    setups = setups_of(cases)
+    mine = [s for s in setups if killer.id in s.cases]
+    assert len(mine) == 1
+    away = seeded_setups(setups, mut, avoid=frozenset({killer.id}))
+    assert mine[0] not in away
+    witnesses = analyse_survivors(live, report, mutants, games=4, setups=setups, thin=True)
+    assert [w.mutant for w in witnesses] == [mut.id]
+    assert witnesses[0].overrides == mut.pins()  # no reading moved off the profile
+    assert witnesses[0].deck != list(killer.deck)
+    assert row.witness is not None and row.witness.startswith("a second witness")
+    assert twice.witness is None
 
 
 def test_games_near_the_end_reach_later_deals_and_the_end_of_the_game() -> None:
