@@ -77,6 +77,16 @@ class SpecReport:
         counted = [r for r in self.rows if r.counted()]
         return sum(r.kills(profile) >= 2 for r in counted) / max(1, len(counted))
 
+    def enough_kills(self) -> int:
+        """The cases a mutant must be killed by to count towards the target: those the run
+        stopped at (`--kills`), or two when it ran every case."""
+        return self.kills_wanted if self.kills_wanted > 0 else 2
+
+    def target_rate(self, profile: str) -> float:
+        """Among the counted mutants, the share killed by `enough_kills` cases or more."""
+        counted = [r for r in self.rows if r.counted()]
+        return sum(r.kills(profile) >= self.enough_kills() for r in counted) / max(1, len(counted))
+
     def survivors(self, profile: str) -> list[MutantRow]:
         return [r for r in self.rows if r.counted() and not r.killed(profile)]
 

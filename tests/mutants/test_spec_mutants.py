@@ -478,6 +478,13 @@ def test_the_command_runs_a_few_mutants_and_writes_its_report(
     assert data["profiles"] == ["literal"]
     assert all(row["target"] == "hokum_conversion" for row in data["mutants"])
     assert data["kill_rate"]["literal"] > 0.5
+    # the target counts a mutant killed by two cases (the run's --kills) or more
+    twice = 100 * data["killed_twice_rate"]["literal"]
+    assert cli_main(["conform", "mutants", "--spec", "--only", "hokum_conversion/*",
+                     "--profile", "literal", "--games", "0", "--target", f"{twice + 0.1}",
+                     "--cases", str(pack)]) == 1
+    assert f"{twice:.1f}% of the mutants not proven equivalent killed by 2 case(s) or more" \
+        in capsys.readouterr().out
 
 
 
