@@ -76,3 +76,19 @@ def called_rules(body: tuple[m.Stmt, ...]) -> list[str]:
                 and node.func.name not in found:
             found.append(node.func.name)
     return found
+
+
+def parents(body: tuple[m.Stmt, ...]) -> dict[int, Node]:
+    """id(node) -> the node that holds it, for every node of a rule body."""
+    found: dict[int, Node] = {}
+    for node in walk_body(body):
+        for child in children(node):
+            found[id(child)] = node
+    return found
+
+
+def located(body: tuple[m.Stmt, ...], site: object) -> Node | None:
+    """The node of a rule body that is `site` (the very object, else an equal one: a node
+    carries its place, so an equal node is the same one), or None."""
+    return next((node for node in walk_body(body) if node is site), None) or next(
+        (node for node in walk_body(body) if node == site), None)

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...grammar import model as m
-from ...grammar.walk import children, walk_body
+from ...grammar.walk import children, located, parents, walk_body
 from ..protocol.fields import protocol_fields
 from .operators import SpecMutant
 
@@ -200,22 +200,9 @@ def live_fields(spec: m.Spec, phases: frozenset[str]) -> frozenset[str] | None:
 # ---- the mutant's side --------------------------------------------------------------------
 
 
-def _parents(rule: m.Rule) -> dict[int, Any]:
-    found: dict[int, Any] = {}
-    for node in walk_body(rule.body):
-        for child in children(node):
-            found[id(child)] = node
-    return found
-
-
-def _located(rule: m.Rule, site: Any) -> Any:
-    return next((node for node in walk_body(rule.body) if node is site), None) or next(
-        (node for node in walk_body(rule.body) if node == site), None)
-
-
 def _changed_update(rule: m.Rule, mutant: SpecMutant) -> tuple[m.WithUpdate, str] | None:
     """The record update the change is confined to, and the field it changes."""
-    site = _located(rule, mutant.site)
+    site = located(rule.body, mutant.site)
     if site is None:
         return None
     if mutant.operator == "update" and isinstance(site, m.WithUpdate) \
@@ -225,14 +212,14 @@ def _changed_update(rule: m.Rule, mutant: SpecMutant) -> tuple[m.WithUpdate, str
         return (site, dropped[0]) if len(dropped) == 1 else None
     if mutant.operator not in ("member", "truth") or not isinstance(site, m.Name | m.BoolLit):
         return None
-    parents = _parents(rule)
+    holders = parents(rule.body)
     node: Any = site
-    parent = parents.get(id(site))
+    parent = holders.get(id(site))
     while isinstance(parent, m.ListLit):  # an item of a list literal: it cannot fail either
-        node, parent = parent, parents.get(id(parent))
+        node, parent = parent, holders.get(id(parent))
     if not isinstance(parent, m.KeywordArg) or parent.value is not node:
         return None
-    update = parents.get(id(parent))
+    update = holders.get(id(parent))
     return (update, parent.name) if isinstance(update, m.WithUpdate) else None
 
 
@@ -251,8 +238,8 @@ def _handed_back(rule: m.Rule, update: m.WithUpdate, members: set[str]
                  ) -> frozenset[str] | None:
     """The phases the update's record is returned in, when the rule returns it as is (or
     as the base of returned updates that leave the field's value alone); else None."""
-    parents = _parents(rule)
-    parent = parents.get(id(update))
+    holders = parents(rule.body)
+    parent = holders.get(id(update))
     if isinstance(parent, m.Return):
         return _phase_set(update, members)
     if not isinstance(parent, m.Let):
@@ -261,9 +248,9 @@ def _handed_back(rule: m.Rule, update: m.WithUpdate, members: set[str]
     uses = [n for n in walk_body(rule.body) if isinstance(n, m.Name) and n.name == name]
     phases: set[str] = set()
     for use in uses:
-        outer = parents.get(id(use))
+        outer = holders.get(id(use))
         if not (isinstance(outer, m.WithUpdate) and outer.base is use
-                and isinstance(parents.get(id(outer)), m.Return)):
+                and isinstance(holders.get(id(outer)), m.Return)):
             return None
         own = _phase_set(outer, members) or _phase_set(update, members)
         if own is None:
@@ -283,11 +270,11 @@ def _tail_called(spec: m.Spec, name: str) -> bool:
             continue
         seen.add(callee)
         for rule in spec.rules:
-            parents = _parents(rule)
+            holders = parents(rule.body)
             for node in walk_body(rule.body):
                 if isinstance(node, m.Call) and isinstance(node.func, m.Name) \
                         and node.func.name == callee:
-                    if not isinstance(parents.get(id(node)), m.Return):
+                    if not isinstance(holders.get(id(node)), m.Return):
                         return False
                     todo.append(rule.name)
         if callee not in roots and not any(

@@ -27,27 +27,11 @@ from typing import Any
 
 from ...grammar import model as m
 from ...grammar.boundaries import COMPARISONS
-from ...grammar.walk import children, walk_body
+from ...grammar.walk import located, parents, walk_body
 from .operators import DROP, SpecMutant, rebuilt
 
 _ARITHMETIC_HOLDERS = (*COMPARISONS, "+", "-", "*")
 _ATOMS = (m.Name, m.IntLit, m.BoolLit, m.StrLit, m.NoneLit)
-
-
-def _parents(rule: m.Rule) -> dict[int, Any]:
-    """id(node) -> the node that holds it, for every node of the rule's body."""
-    found: dict[int, Any] = {}
-    for node in walk_body(rule.body):
-        for child in children(node):
-            found[id(child)] = node
-    return found
-
-
-def _located(rule: m.Rule, site: Any) -> Any:
-    """The node of the rule's body that is the site (a node carries its place, so an
-    equal node is the same one), or None."""
-    return next((node for node in walk_body(rule.body) if node is site), None) or next(
-        (node for node in walk_body(rule.body) if node == site), None)
 
 
 def _locals(rule: m.Rule) -> set[str]:
@@ -108,13 +92,13 @@ class _Integers:
                 ">=": left >= right, "==": left == right, "!=": left != right}[e.op]
 
 
-def _comparison_around(site: Any, parents: dict[int, Any]) -> m.BinOp | None:
+def _comparison_around(site: Any, holders: dict[int, Any]) -> m.BinOp | None:
     """The comparison the site is, or stands in as an operand (through `+`, `-`, `*`)."""
     node = site
     while True:
         if isinstance(node, m.BinOp) and node.op in COMPARISONS:
             return node
-        parent = parents.get(id(node))
+        parent = holders.get(id(node))
         arithmetic_parent = (isinstance(parent, m.BinOp) and parent.op in _ARITHMETIC_HOLDERS) \
             or (isinstance(parent, m.UnaryOp) and parent.op == "-")
         if isinstance(node, m.IntLit | m.BinOp | m.UnaryOp) and arithmetic_parent:
@@ -125,11 +109,11 @@ def _comparison_around(site: Any, parents: dict[int, Any]) -> m.BinOp | None:
 
 def equal_comparison(spec: m.Spec, rule: m.Rule, site: Any, new: Any) -> bool:
     """Whether the comparison holding `site` gives the same truth with `new` there."""
-    site = _located(rule, site)
+    site = located(rule.body, site)
     if new is DROP or not isinstance(site, m.BinOp | m.IntLit):
         return False
-    parents = _parents(rule)
-    around = _comparison_around(site, parents)
+    holders = parents(rule.body)
+    around = _comparison_around(site, holders)
     if around is None:
         return False
     changed = rebuilt(around, site, new)
@@ -151,10 +135,10 @@ def same_members(rule: m.Rule, site: Any, new: Any) -> bool:
     """Whether `site` is a list of names or literals that stands only on the right of
     `in` / `not in`, and `new` lists the same items (in another order, or without a
     repeated one)."""
-    site = _located(rule, site)
+    site = located(rule.body, site)
     if not isinstance(site, m.ListLit) or not isinstance(new, m.ListLit):
         return False
-    parent = _parents(rule).get(id(site))
+    parent = parents(rule.body).get(id(site))
     if not (isinstance(parent, m.BinOp) and parent.op in ("in", "not in") and parent.right is site):
         return False
     if not all(isinstance(item, _ATOMS) for item in (*site.items, *new.items)):

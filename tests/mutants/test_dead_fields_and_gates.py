@@ -3,33 +3,15 @@ mutants of declarations that only some readings reach (their gates)."""
 
 from __future__ import annotations
 
-import pytest
-
 from baloot.conformance.harness.pack import Case
 from baloot.conformance.mutants.dead_fields import by_dead_field, live_fields
 from baloot.conformance.mutants.equivalence import equivalence
 from baloot.conformance.mutants.gates import gates_of, reached
 from baloot.conformance.mutants.live import LiveSpec
-from baloot.conformance.mutants.operators import SpecMutant, spec_mutants
+from baloot.conformance.mutants.operators import SpecMutant
 from baloot.conformance.mutants.run import load_cases
 from baloot.conformance.mutants.spec_run import KILLED, SURVIVED, PackOnMutants
-from baloot.conformance.pack_tools.spec_model import spec_model
 from baloot.grammar import model as m
-
-
-@pytest.fixture(scope="module")
-def spec() -> m.Spec:
-    return spec_model()
-
-
-@pytest.fixture(scope="module")
-def live(spec: m.Spec) -> LiveSpec:
-    return LiveSpec(spec)
-
-
-@pytest.fixture(scope="module")
-def mutants(spec: m.Spec) -> dict[str, SpecMutant]:
-    return {mut.id: mut for mut in spec_mutants(spec)}
 
 
 def _cases(*files: str) -> list[Case]:
@@ -38,11 +20,10 @@ def _cases(*files: str) -> list[Case]:
     return chosen
 
 
-def _one(mutants: dict[str, SpecMutant], prefix: str, description: str) -> SpecMutant:
-    found = [mut for i, mut in mutants.items() if i.startswith(prefix)
-             and mut.description == description]
-    assert len(found) == 1, (prefix, description, [f.id for f in found])
-    return found[0]
+def _mutant(mutants: dict[str, SpecMutant], mutant_id: str, description: str) -> SpecMutant:
+    """A mutant by its id, checked to be the change the test means."""
+    assert mutants[mutant_id].description == description, mutants[mutant_id].description
+    return mutants[mutant_id]
 
 
 # ---- dead fields ------------------------------------------------------------------------
@@ -62,22 +43,28 @@ def test_a_game_waiting_for_its_deal_reads_only_what_the_next_deal_needs(spec: m
 
 def test_a_change_to_a_field_no_one_reads_is_proven_and_a_read_one_is_not(
         spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
-    stage = _one(mutants, "redeal/member/spec/bidding:288", "`dealt_again` into `open_bidding`")
+    stage = _mutant(mutants, "redeal/member/spec/bidding:288:70#1",
+                    "`dealt_again` into `open_bidding`")
     assert "`stage`" in (by_dead_field(spec, stage) or "")
-    asking = _one(mutants, "kawesh/update/", "field `asking` left out of the update")
+    asking = _mutant(mutants, "kawesh/update/spec/bidding:282:10#2",
+                     "field `asking` left out of the update")
     assert "waiting_deal" in (by_dead_field(spec, asking) or "")
     # the next deal reads who deals (A20): leaving it out is no dead store
-    dealer = _one(mutants, "kawesh/update/", "field `next_dealer_seat` left out of the update")
+    dealer = _mutant(mutants, "kawesh/update/spec/bidding:282:10#4",
+                     "field `next_dealer_seat` left out of the update")
     assert by_dead_field(spec, dealer) is None
-    phase = _one(mutants, "kawesh/member/", "`waiting_deal` into `bidding`")
+    phase = _mutant(mutants, "kawesh/member/spec/bidding:282:32#1", "`waiting_deal` into `bidding`")
     assert by_dead_field(spec, phase) is None
     # the game finished_round hands back is read by the next deal, its winner by no one
-    winner = _one(mutants, "finish_round/update/", "field `winner` left out of the update")
+    winner = _mutant(mutants, "finish_round/update/spec/game:160:10#4",
+                     "field `winner` left out of the update")
     assert by_dead_field(spec, winner) is not None
-    totals = _one(mutants, "finish_round/update/", "field `totals` left out of the update")
+    totals = _mutant(mutants, "finish_round/update/spec/game:160:10#2",
+                     "field `totals` left out of the update")
     assert by_dead_field(spec, totals) is None
     # a game handed on in the play: not followed, so not proven
-    trick = _one(mutants, "start_play/update/", "field `trick` left out of the update")
+    trick = _mutant(mutants, "start_play/update/spec/play:21:10#4",
+                    "field `trick` left out of the update")
     assert by_dead_field(spec, trick) is None
 
 
@@ -106,7 +93,8 @@ def test_a_rule_called_only_under_one_reading_is_gated_by_it(
     # A27: the bid winner's ace is asked only when a sweep may be a reverse kaboot
     assert gates_of(spec, "bid_winner_held_an_ace") == (
         ("reverse_kaboot", ("sun_dealer_right_ace",)),)
-    mut = _one(mutants, "bid_winner_held_an_ace/member/", "`ace` into `eight`")
+    mut = _mutant(mutants, "bid_winner_held_an_ace/member/spec/scoring:260:30#2",
+                  "`ace` into `eight`")
     assert ("reverse_kaboot", ("sun_dealer_right_ace",)) in mut.readings
     assert mut.pins() == {"reverse_kaboot": "sun_dealer_right_ace"}
     # the locked round is asked under every reading of every variant
@@ -124,7 +112,8 @@ def test_a_case_leaving_a_gate_open_is_run_with_its_reading_and_kills_under_eith
     # round.reverse-kaboot.no-ace pins no reverse_kaboot reading: under literal
     # (as_any_kaboot) it never asks for the ace; pinned to sun_dealer_right_ace, a mutant
     # that takes an eight for an ace is caught there too
-    mut = _one(mutants, "bid_winner_held_an_ace/member/", "`ace` into `eight`")
+    mut = _mutant(mutants, "bid_winner_held_an_ace/member/spec/scoring:260:30#2",
+                  "`ace` into `eight`")
     cases = _cases("scoring.json")
     case = next(c for c in cases if c.id == "round.reverse-kaboot.no-ace")
     assert "reverse_kaboot" not in case.requires

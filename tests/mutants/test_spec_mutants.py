@@ -46,25 +46,9 @@ from baloot.conformance.mutants.spec_run import (
 )
 from baloot.conformance.mutants.survivors import analyse_survivors, thin_rows
 from baloot.conformance.mutants.synthesis import case_of
-from baloot.conformance.pack_tools.spec_model import spec_model
 from baloot.grammar import model as m
 from baloot.reference_impl import Game, IllegalAction, new_game
 from baloot.reference_impl.definitions import TRUMP_CARD_VALUE, Rank
-
-
-@pytest.fixture(scope="module")
-def spec() -> m.Spec:
-    return spec_model()
-
-
-@pytest.fixture(scope="module")
-def live(spec: m.Spec) -> LiveSpec:
-    return LiveSpec(spec)
-
-
-@pytest.fixture(scope="module")
-def mutants(spec: m.Spec) -> dict[str, SpecMutant]:
-    return {mut.id: mut for mut in spec_mutants(spec)}
 
 
 @pytest.fixture(scope="module")

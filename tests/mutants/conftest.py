@@ -1,0 +1,26 @@
+"""The spec, its live reference engine and every spec mutant, shared by the spec-wide
+mutation tests (built once per module)."""
+
+from __future__ import annotations
+
+import pytest
+
+from baloot.conformance.mutants.live import LiveSpec
+from baloot.conformance.mutants.operators import SpecMutant, spec_mutants
+from baloot.conformance.pack_tools.spec_model import spec_model
+from baloot.grammar import model as m
+
+
+@pytest.fixture(scope="module")
+def spec() -> m.Spec:
+    return spec_model()
+
+
+@pytest.fixture(scope="module")
+def live(spec: m.Spec) -> LiveSpec:
+    return LiveSpec(spec)
+
+
+@pytest.fixture(scope="module")
+def mutants(spec: m.Spec) -> dict[str, SpecMutant]:
+    return {mut.id: mut for mut in spec_mutants(spec)}
