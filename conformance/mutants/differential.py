@@ -291,8 +291,8 @@ def _starting_totals(number: int, rng: random.Random) -> list[int] | None:
 
 
 def _games(mutant: SpecMutant, profiles: tuple[str, ...], games: int, rng: random.Random,
-           setups: Sequence[Setup], avoid: frozenset[str], off_profile: bool
-           ) -> Iterable[tuple[int, _Game]]:
+           setups: Sequence[Setup], avoid: frozenset[str], off_profile: bool,
+           readings: dict[str, str]) -> Iterable[tuple[int, _Game]]:
     """(style, game) of the `games` random games (some off the profile, when
     `off_profile`), then of the games seeded from `setups`."""
     for number in range(games):
@@ -301,8 +301,8 @@ def _games(mutant: SpecMutant, profiles: tuple[str, ...], games: int, rng: rando
         later = [shuffled_deck(rng.randrange(10**9)) for _ in range(ROUNDS - 1)]
         totals = _starting_totals(number, rng)
         moved = _moved_readings(number, profile, rng) if off_profile else {}
-        yield number % 3, _Game(profile, {**moved, **mutant.pins()}, dealer, deck, later,
-                                totals)
+        yield number % 3, _Game(profile, {**moved, **readings, **mutant.pins()}, dealer, deck,
+                                later, totals)
     if games <= 0:
         return
     for number, setup in enumerate(seeded_setups(setups, mutant, avoid)):
@@ -315,14 +315,16 @@ def _games(mutant: SpecMutant, profiles: tuple[str, ...], games: int, rng: rando
 
 def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
                  games: int = 24, seed: int = 0, setups: Sequence[Setup] = (),
-                 avoid: frozenset[str] = frozenset(), off_profile: bool = True
-                 ) -> Witness | None:
+                 avoid: frozenset[str] = frozenset(), off_profile: bool = True,
+                 readings: dict[str, str] | None = None) -> Witness | None:
     """The first difference found in `games` seeded games (and those started from
     `setups`, except where a case of `avoid` starts), or None. With `off_profile` false,
-    every game plays its profile's readings (and the mutant's own): a mutant the pack
-    already kills under a profile, whose second killing case is sought there."""
+    every game plays its profile's readings, with `readings` on top (and the mutant's
+    own): a mutant the pack already kills under a profile, whose second killing case is
+    sought there, under the readings its killing case pins."""
     rng = random.Random(f"{seed}:{mutant.id}")
-    for style, g in _games(mutant, profiles, games, rng, setups, avoid, off_profile):
+    for style, g in _games(mutant, profiles, games, rng, setups, avoid, off_profile,
+                           readings or {}):
         choices = random.Random(rng.randrange(10**9))
         try:
             steps = _play_reference(g, choices, style=style)

@@ -55,6 +55,7 @@ class _Item:
     profiles: tuple[str, ...]  # where a witness is sought
     killed_by: frozenset[str] = frozenset()  # a thin kill's cases (their deals avoided)
     thin: bool = False
+    readings: tuple[tuple[str, str], ...] = ()  # what its killing case pins
 
 
 def _analyse(item: _Item) -> Finding:
@@ -65,7 +66,7 @@ def _analyse(item: _Item) -> Finding:
     if item.thin:
         return Finding(item.id, witness=find_witness(
             live, mutant, item.profiles, games=games, seed=seed, setups=setups,
-            avoid=item.killed_by, off_profile=False))
+            avoid=item.killed_by, off_profile=False, readings=dict(item.readings)))
     proof = equivalence(live, mutant)
     if proof is not None:
         return Finding(item.id, excused={"method": proof.method, "detail": proof.detail})
@@ -88,11 +89,12 @@ def analyse_survivors(live: LiveSpec, report: SpecReport, mutants: dict[str, Spe
     if thin and games > 0:
         wanted = max(1, report.kills_wanted)
         for row in thin_rows(report):
+            killers = frozenset(c for p in report.profiles
+                                for c in row.verdicts.get(p, {}).get("killed_by", []))
+            pinned = next((s.pins for s in setups if s.cases & killers), ())
             rows.append(row)
-            items.append(_Item(
-                row.id, tuple(p for p in report.profiles if row.kills(p) < wanted),
-                frozenset(c for p in report.profiles
-                          for c in row.verdicts.get(p, {}).get("killed_by", [])), thin=True))
+            items.append(_Item(row.id, tuple(p for p in report.profiles if row.kills(p) < wanted),
+                               killers, thin=True, readings=pinned))
     _LIVE[:] = [(live, mutants, games, seed, tuple(setups))]
     try:
         if jobs > 1 and len(items) > 1:

@@ -363,7 +363,8 @@ def test_seeded_games_start_where_the_cases_start_that_agree_with_the_mutant(
 def test_a_thin_kill_is_sought_a_second_witness_away_from_its_killing_case(
         live: LiveSpec, cases: list[Case], mutants: dict[str, SpecMutant]) -> None:
     # a mutant killed under a profile by one case only is a thin kill: its second witness
-    # is sought on the profile's readings, never from the deal of the case that kills it
+    # is sought on the profile's readings with those the killing case pins, never from the
+    # deal of the case that kills it
     mut = _one(mutants, "trick_winner/extreme/spec/play:43", "`max` into `min`")
     killer = cases[0]
     row = MutantRow(mut.id, mut.index, mut.operator, mut.kind, mut.target, [], [], "", "",
@@ -379,7 +380,8 @@ def test_a_thin_kill_is_sought_a_second_witness_away_from_its_killing_case(
     assert mine[0] not in away
     witnesses = analyse_survivors(live, report, mutants, games=4, setups=setups, thin=True)
     assert [w.mutant for w in witnesses] == [mut.id]
-    assert witnesses[0].overrides == mut.pins()  # no reading moved off the profile
+    # no reading moved off the profile: only the mutant's and those its killing case pins
+    assert witnesses[0].overrides == {**killer.requires, **mut.pins()}
     assert witnesses[0].deck != list(killer.deck)
     assert row.witness is not None and row.witness.startswith("a second witness")
     assert twice.witness is None
