@@ -191,6 +191,11 @@ class Analysis:
         return self.types.get(id(e), UNKNOWN)
 
 
+def hooked_rules(spec: m.Spec, tool: str) -> list[str]:
+    """Every rule a tool hooks into, in the spec's order (`hooks engine { ... }`)."""
+    return [b.rule for h in spec.hooks if h.tool == tool for b in h.bindings]
+
+
 def hook_rule(spec: m.Spec, tool: str, part: str) -> str | None:
     """The rule the spec names for one part a tool plays (`hooks verify { card_value = ... }`)."""
     for h in spec.hooks:

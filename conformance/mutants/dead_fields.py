@@ -15,7 +15,7 @@ model:
   whole to another rule walks that rule the same way; any other use of the
   whole game counts as reading every field. The fields the protocol's `state`
   reply shows, and the last round's result, are read too.
-- **What the mutant changes** (`confined_field`): the change is one field of one
+- **What the mutant changes** (`_changed_update`): the change is one field of one
   record update (`game with { f = ... }`): the field left out, or an enum
   member or truth value inside its value, which cannot fail where the original
   succeeds. That update is handed back by its rule as is (returned, or kept in a
@@ -32,19 +32,18 @@ from __future__ import annotations
 from typing import Any
 
 from ...grammar import model as m
+from ...grammar.analysis import hooked_rules
 from ...grammar.walk import children, located, parents, walk_body
 from ..protocol.fields import protocol_fields
 from .operators import SpecMutant
-
-_EVERYTHING = "*"  # a read of the whole game
 
 
 class _Whole(Exception):
     """The game is used whole, in a way the walk does not follow."""
 
 
-def _engine_rules(spec: m.Spec) -> list[str]:
-    return [b.rule for h in spec.hooks if h.tool == "engine" for b in h.bindings]
+def _phase_members(spec: m.Spec) -> set[str]:
+    return {mem.name for e in spec.enums if e.name == "Phase" for mem in e.members}
 
 
 def _game_params(rule: m.Rule) -> list[int]:
@@ -56,10 +55,9 @@ class _Reads:
     """The fields a walk with the phase in `phases` reads of the tracked games."""
 
     def __init__(self, spec: m.Spec, phases: frozenset[str]) -> None:
-        self.spec = spec
         self.phases = phases
         self.rules = {r.name: r for r in spec.rules}
-        self.members = {mem.name for e in spec.enums if e.name == "Phase" for mem in e.members}
+        self.members = _phase_members(spec)
         self.fields: set[str] = set()
         self.walked: set[tuple[str, int]] = set()
 
@@ -187,10 +185,9 @@ def live_fields(spec: m.Spec, phases: frozenset[str]) -> frozenset[str] | None:
     """The fields of a game whose phase is in `phases` that a rule of the engine or a
     reply reads; None when the walk cannot tell (the game used whole)."""
     reads = _Reads(spec, phases)
-    rules = {r.name: r for r in spec.rules}
     try:
-        for name in _engine_rules(spec):
-            for index in _game_params(rules[name]):
+        for name in hooked_rules(spec, "engine"):
+            for index in _game_params(reads.rules[name]):
                 reads.rule(name, index)
     except _Whole:
         return None
@@ -262,25 +259,26 @@ def _handed_back(rule: m.Rule, update: m.WithUpdate, members: set[str]
 def _tail_called(spec: m.Spec, name: str) -> bool:
     """Whether every call of the rule, and of each rule calling it, is `return rule(...)`,
     up to the rules the runtime calls (which hands their game back as it is)."""
-    roots = set(_engine_rules(spec))
+    roots = set(hooked_rules(spec, "engine"))
+    calls: dict[str, list[tuple[str, bool]]] = {}  # callee -> (caller, in a tail?) per call
+    for rule in spec.rules:
+        holders = parents(rule.body)
+        for node in walk_body(rule.body):
+            if isinstance(node, m.Call) and isinstance(node.func, m.Name):
+                calls.setdefault(node.func.name, []).append(
+                    (rule.name, isinstance(holders.get(id(node)), m.Return)))
     todo, seen = [name], set()
     while todo:
         callee = todo.pop()
         if callee in seen:
             continue
         seen.add(callee)
-        for rule in spec.rules:
-            holders = parents(rule.body)
-            for node in walk_body(rule.body):
-                if isinstance(node, m.Call) and isinstance(node.func, m.Name) \
-                        and node.func.name == callee:
-                    if not isinstance(holders.get(id(node)), m.Return):
-                        return False
-                    todo.append(rule.name)
-        if callee not in roots and not any(
-                isinstance(n, m.Call) and isinstance(n.func, m.Name) and n.func.name == callee
-                for r in spec.rules for n in walk_body(r.body)):
+        if callee not in roots and callee not in calls:
             return False  # called by no rule and not by the runtime
+        for caller, tail in calls.get(callee, []):
+            if not tail:
+                return False
+            todo.append(caller)
     return True
 
 
@@ -293,8 +291,7 @@ def by_dead_field(spec: m.Spec, mutant: SpecMutant) -> str | None:
     if changed is None:
         return None
     update, field = changed
-    members = {mem.name for e in spec.enums if e.name == "Phase" for mem in e.members}
-    phases = _handed_back(rule, update, members)
+    phases = _handed_back(rule, update, _phase_members(spec))
     if not phases or not _tail_called(spec, rule.name):
         return None
     live = live_fields(spec, phases)

@@ -6,7 +6,7 @@ computes:
 - `same_code`: the mutated rule is written as the very Python text of the
   reference's (`LiveSpec.same_code`);
 - `unreached`: no rule the engine's runtime calls (`hooks engine`) reaches the
-  mutated declaration, under any reading (`gates.reached`): only the proofs
+  mutated declaration, under any reading (`gates.reached_by_engine`): only the proofs
   read it;
 - `local`: the changed expression equals the original where it stands, whatever
   its parts are (`local_equivalence.py`: a comparison equal over the integers,
@@ -44,7 +44,7 @@ from ...grammar import model as m
 from ...reference_impl import IllegalAction, choose_readings, definitions
 from ...reference_impl.rule_swap import clear_caches, compile_rule, rule_module
 from .dead_fields import by_dead_field
-from .gates import reached
+from .gates import reached_by_engine
 from .live import LiveSpec
 from .local_equivalence import by_local_algebra
 from .operators import SpecMutant
@@ -174,7 +174,7 @@ def equivalence(live: LiveSpec, mutant: SpecMutant) -> Equivalence | None:
     """How the mutant is shown equivalent, or None when it is not."""
     if live.same_code(mutant):
         return Equivalence("same_code", "the mutated rule is written as the reference's")
-    if mutant.target not in reached(live.spec):
+    if mutant.target not in reached_by_engine(live.spec):
         return Equivalence("unreached", "no rule of the engine reaches it, under any reading")
     local = by_local_algebra(live.spec, mutant)
     if local is not None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...grammar import model as m
+from ...grammar.analysis import hooked_rules
 from ...grammar.walk import children
 
 Gates = tuple[tuple[str, tuple[str, ...]], ...]  # (variant, the readings that reach it)
@@ -45,7 +46,7 @@ def reached(spec: m.Spec, variant: str | None = None, reading: str = "") -> froz
     rules = {r.name: r for r in spec.rules}
     declared = set(rules) | {t.name for t in spec.tables} | {c.name for c in spec.consts} \
         | {o.name for o in spec.orders}
-    roots = [b.rule for h in spec.hooks if h.tool == "engine" for b in h.bindings]
+    roots = hooked_rules(spec, "engine")
     seen: set[str] = set()
     stack = list(roots)
     while stack:
@@ -63,13 +64,14 @@ def reached(spec: m.Spec, variant: str | None = None, reading: str = "") -> froz
     return frozenset(seen)
 
 
-_FOUND: dict[int, tuple[m.Spec, dict[str, Gates]]] = {}  # id(spec) -> (spec, its gates)
+# id(spec) -> (spec, what the engine reaches, the gates of each declaration)
+_FOUND: dict[int, tuple[m.Spec, frozenset[str], dict[str, Gates]]] = {}
 
 
-def _gates(spec: m.Spec) -> dict[str, Gates]:
+def _found(spec: m.Spec) -> tuple[frozenset[str], dict[str, Gates]]:
     kept = _FOUND.get(id(spec))
     if kept is not None and kept[0] is spec:
-        return kept[1]
+        return kept[1], kept[2]
     everything = reached(spec)
     found: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     for v in spec.variants:
@@ -79,11 +81,17 @@ def _gates(spec: m.Spec) -> dict[str, Gates]:
             if reaching and len(reaching) < len(v.reading_names):
                 found.setdefault(name, []).append((v.name, reaching))
     gates = {name: tuple(g) for name, g in found.items()}
-    _FOUND[id(spec)] = (spec, gates)
-    return gates
+    _FOUND[id(spec)] = (spec, everything, gates)
+    return everything, gates
+
+
+def reached_by_engine(spec: m.Spec) -> frozenset[str]:
+    """The declarations some rule the engine's runtime calls reaches, under some reading
+    (`reached` with no variant fixed, kept for the spec)."""
+    return _found(spec)[0]
 
 
 def gates_of(spec: m.Spec, name: str) -> Gates:
     """The variants that gate a declaration, each with the readings under which it is
     reached (none: it is reached under every reading)."""
-    return _gates(spec).get(name, ())
+    return _found(spec)[1].get(name, ())

@@ -29,8 +29,9 @@ def survivor_rows(report: SpecReport) -> list[MutantRow]:
 
 
 def thin_rows(report: SpecReport) -> list[MutantRow]:
-    """The rows killed under every profile, but under some by fewer cases than wanted."""
-    wanted = max(1, report.kills_wanted)
+    """The rows killed under every profile, but under some by fewer cases than the target
+    counts (`SpecReport.enough_kills`)."""
+    wanted = report.enough_kills()
     return [r for r in report.rows
             if r.excused is None and all(r.killed(p) for p in report.profiles)
             and any(r.kills(p) < wanted for p in report.profiles)]
@@ -87,7 +88,7 @@ def analyse_survivors(live: LiveSpec, report: SpecReport, mutants: dict[str, Spe
     items = [_Item(row.id, tuple(p for p in report.profiles if not row.killed(p)))
              for row in rows]
     if thin and games > 0:
-        wanted = max(1, report.kills_wanted)
+        wanted = report.enough_kills()
         for row in thin_rows(report):
             killers = frozenset(c for p in report.profiles
                                 for c in row.verdicts.get(p, {}).get("killed_by", []))
