@@ -54,7 +54,7 @@ def rule_module(name: str) -> ModuleType:
     return found
 
 
-def _engine_modules() -> list[ModuleType]:
+def engine_modules() -> list[ModuleType]:
     """Every module of this package that is loaded (each may hold a rule or a constant
     under its own name: `entry_points` re-exports rules, the runtime imports some)."""
     package = __name__.rsplit(".", 1)[0]
@@ -95,7 +95,7 @@ def swapped(rules: Mapping[tuple[str, str], Callable[..., Any]] | None = None,
     the engine that holds it. A rule is replaced under every name a module of the engine
     holds it by, and in the closure of any function a module holds (the runtime wraps the
     entry points that take no readings)."""
-    modules = _engine_modules()
+    modules = engine_modules()
     places: list[tuple[ModuleType, str, Any, Any]] = []  # (module, name, old, new)
     tables: list[tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]]] = []  # table, old, new
     cells: list[tuple[Any, Any, Any]] = []  # (a wrapper's closure cell, old, new)

@@ -42,7 +42,8 @@ class MutantRow:
     readings: list[str]  # `variant=reading|reading` of the choose branches around it
     place: str
     description: str
-    verdicts: dict[str, dict[str, Any]]  # profile -> {status, killed_by, at_check, cases_run}
+    # profile -> {status, killed_by, at_check, cases_run, screened}
+    verdicts: dict[str, dict[str, Any]]
     excused: dict[str, str] | None = None  # {method, detail}
     witness: str | None = None  # the case written from the witness, or what it showed
     probably_equivalent: bool = False
@@ -122,7 +123,8 @@ def report_of(spec: m.Spec, run: SpecRun, kills_wanted: int) -> SpecReport:
     by_id: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for v in run.verdicts:
         by_id[v.id][v.profile] = {"status": v.status, "killed_by": v.killed_by,
-                                  "at_check": v.at_check, "cases_run": v.cases_run}
+                                  "at_check": v.at_check, "cases_run": v.cases_run,
+                                  "screened": v.screened}
     rows = []
     for mut in run.mutants:
         verdicts = by_id[mut.id]

@@ -33,6 +33,7 @@ from ..adapters.inprocess import InProcessEngine
 from ..harness.pack import Case
 from ..harness.runner import ERRORED, FAILED, PASSED, Runner
 from ..harness.variants import load_register
+from .call_traces import Call, Screen, Switch, TraceKey
 from .live import LiveSpec, recording
 from .operators import SpecMutant, spec_mutants
 from .run import with_pins
@@ -52,6 +53,9 @@ class SpecVerdict:
     # went elsewhere: an action refused, another seat asked, the engine failed)
     at_check: list[str] = field(default_factory=list)
     cases_run: int = 0
+    # of those, the cases whose calls of the mutated rules all came out as on the reference
+    # (`call_traces.py`): passed without being run
+    screened: int = 0
     seconds: float = 0.0
 
 
@@ -69,8 +73,12 @@ class Shard:
 class PackOnMutants:
     """The pack, ready to run on mutants under one profile (the reference's run done)."""
 
-    def __init__(self, live: LiveSpec, cases: list[Case], profile: str) -> None:
+    def __init__(self, live: LiveSpec, cases: list[Case], profile: str, *,
+                 screening: bool = True) -> None:
         self.live = live
+        self.screening = screening
+        self.screen = Screen(live)
+        self._kept: dict[TraceKey, dict[str, list[Call] | None]] = {}
         self.profile = profile
         self.runner = Runner(InProcessEngine(), load_register(), profile=profile)
         self.reached: dict[str, frozenset[str]] = {}
@@ -108,20 +116,81 @@ class PackOnMutants:
             verdict.status = SAME_CODE
             return verdict
         pins = tuple(mutant.pins().items())
-        with self.live.playing(mutant):
-            for case in self.selected(mutant):
-                outcome = self.runner.run_case(with_pins(case, pins))
-                verdict.cases_run += 1
-                if outcome.status in (FAILED, ERRORED):
-                    verdict.killed_by.append(case.id)
-                    if outcome.status == FAILED and not _off_script(outcome.message):
-                        verdict.at_check.append(case.id)
-                    if kills and len(verdict.killed_by) >= kills:
+        chosen = self.selected(mutant)
+        if self.screening and self.screen.screenable(mutant):
+            self._run_screened(mutant, chosen, pins, verdict, kills)
+        else:
+            with self.live.playing(mutant):
+                for case in chosen:
+                    if self._run_one(case, pins, verdict, kills):
                         break
         if verdict.killed_by:
             verdict.status = KILLED
         verdict.seconds = time.monotonic() - began
         return verdict
+
+    def _run_one(self, case: Case, pins: tuple[tuple[str, str], ...], verdict: SpecVerdict,
+                 kills: int) -> bool:
+        """Run one case on the mutant in place; whether the mutant has its `kills` kills."""
+        outcome = self.runner.run_case(with_pins(case, pins))
+        verdict.cases_run += 1
+        if outcome.status in (FAILED, ERRORED):
+            verdict.killed_by.append(case.id)
+            if outcome.status == FAILED and not _off_script(outcome.message):
+                verdict.at_check.append(case.id)
+        return bool(kills) and len(verdict.killed_by) >= kills
+
+    def _run_screened(self, mutant: SpecMutant, chosen: list[Case],
+                      pins: tuple[tuple[str, str], ...], verdict: SpecVerdict,
+                      kills: int) -> None:
+        """Run the cases whose traces the mutant does not answer as the reference did
+        (`call_traces.py`); traces are made a few cases at a time, as they are needed."""
+        asked = 0  # cases whose traces were asked of the mutant
+        with self.screen.switched(mutant) as switch:
+            start, size = 0, 2
+            while start < len(chosen):
+                batch = chosen[start:start + size]
+                start, size = start + size, min(2 * size, _BATCH)
+                # a mutant that answers few traces as the reference does (it changes what the
+                # rules return, not what the engine replies) has no more traces made for it
+                making = asked < _TRIAL or 2 * verdict.screened >= asked
+                traces = [self._trace(mutant, switch, case, pins, make=making) for case in batch]
+                with switch.mutant():
+                    for case, calls in zip(batch, traces, strict=True):
+                        asked += calls is not None
+                        if calls is not None and Screen.agrees(calls, switch):
+                            verdict.cases_run += 1
+                            verdict.screened += 1  # plays as the reference does: passes
+                        elif self._run_one(case, pins, verdict, kills):
+                            return
+
+    def _trace(self, mutant: SpecMutant, switch: Switch, case: Case,
+               pins: tuple[tuple[str, str], ...], *, make: bool) -> list[Call] | None:
+        """The case's trace of the mutant's rules, recorded on the reference where not yet
+        kept (if `make`); None where there is none, or the reference does not pass the case
+        as pinned (it is run on the mutant)."""
+        added = {variant: reading for variant, reading in pins if variant not in case.requires}
+        key = self.screen.key(mutant, added)
+        kept = self._kept.pop(key, None)
+        if kept is None:
+            kept = {}
+            while len(self._kept) >= _KEYS_KEPT:  # the oldest key's traces go
+                del self._kept[next(iter(self._kept))]
+        self._kept[key] = kept  # now the newest
+        if case.id not in kept:
+            if not make:
+                return None
+            calls = switch.trace()
+            passed = self.runner.run_case(with_pins(case, pins)).status == PASSED
+            kept[case.id] = calls if passed else None
+        return kept[case.id]
+
+
+# At most this many cases are screened (their traces made) before the mutant is swapped in to
+# run the others (2 at first, then twice as many each time: a mutant killed by its first cases
+# has few traces made for it); how many rule sets' traces a pack keeps; and how many traces a
+# mutant is asked before it has no more made unless it answers half of them as the reference.
+_BATCH, _KEYS_KEPT, _TRIAL = 32, 3, 8
 
 
 # The runner's messages for a script that could not be played as written.

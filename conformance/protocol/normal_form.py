@@ -251,8 +251,19 @@ def normal_result(result: Any) -> Any:
     return normal(result, RESULT)
 
 
+def _free(name: str, where: str) -> bool:
+    """Whether the field `name` of `where` is a free-order array."""
+    inner = (shape(where).properties or {}).get(name)
+    return inner is not None and inner.free_order
+
+
 def normal_legal(reply: Mapping[str, Any]) -> dict[str, Any]:
     """A `legal` reply's player and actions, sorted (their order is free)."""
+    player, actions = reply.get("player"), reply.get("actions", [])
+    if (player is None or type(player) is int) and type(actions) is list \
+            and all(type(action) is str for action in actions):  # the usual reply, at once
+        return {"player": player, "actions": sorted(actions) if _free("actions", LEGAL)
+                else list(actions)}
     out = normal(dict(reply), LEGAL)
     return {"player": out.get("player"), "actions": out.get("actions", [])}
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from baloot.conformance.harness.pack import Case
 from baloot.conformance.mutants.live import LiveSpec
 from baloot.conformance.mutants.operators import SpecMutant, spec_mutants
+from baloot.conformance.mutants.run import load_cases
 from baloot.conformance.pack_tools.spec_model import spec_model
 from baloot.grammar import model as m
 
@@ -24,3 +26,14 @@ def live(spec: m.Spec) -> LiveSpec:
 @pytest.fixture(scope="module")
 def mutants(spec: m.Spec) -> dict[str, SpecMutant]:
     return {mut.id: mut for mut in spec_mutants(spec)}
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[Case]:
+    """The pack's cases of the top-level files and the game-target boundaries: enough to
+    reach every rule these tests mutate, and quick to run on the reference first."""
+    kept = ("bidding.json", "play.json", "projects.json", "scoring.json",
+            "boundaries/game_target.json")
+    chosen = [c for c in load_cases()[1] if c.file.replace("\\", "/").endswith(kept)]
+    assert len(chosen) > 100
+    return chosen

@@ -27,7 +27,6 @@ from baloot.conformance.mutants.equivalence import by_enumeration, by_z3, equiva
 from baloot.conformance.mutants.live import LiveSpec
 from baloot.conformance.mutants.local_equivalence import by_local_algebra
 from baloot.conformance.mutants.operators import OPERATORS, SpecMutant, rebuilt, spec_mutants
-from baloot.conformance.mutants.run import load_cases
 from baloot.conformance.mutants.spec_report import (
     MergeError,
     MutantRow,
@@ -49,17 +48,6 @@ from baloot.conformance.mutants.synthesis import case_of
 from baloot.grammar import model as m
 from baloot.reference_impl import Game, IllegalAction, new_game
 from baloot.reference_impl.definitions import TRUMP_CARD_VALUE, Rank
-
-
-@pytest.fixture(scope="module")
-def cases() -> list[Case]:
-    """The pack's cases of the top-level files and the game-target boundaries: enough to
-    reach every rule these tests mutate, and quick to run on the reference first."""
-    kept = ("bidding.json", "play.json", "projects.json", "scoring.json",
-            "boundaries/game_target.json")
-    chosen = [c for c in load_cases()[1] if c.file.replace("\\", "/").endswith(kept)]
-    assert len(chosen) > 100
-    return chosen
 
 
 @pytest.fixture(scope="module")
