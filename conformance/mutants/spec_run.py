@@ -12,7 +12,8 @@ mutated declaration's clauses first. A case that leaves open a variant whose
 pinned, so that the change is reached; a case pinning another reading of it
 cannot reach the change and is not run. A case that fails or errors on the
 mutant kills it; a mutant's run stops at its `kills`-th kill (0: run every
-case).
+case). A case where the mutant answers every call of its rules as the reference
+did is passed without being run (`call_traces.py`).
 
 `--shard K/N` runs every N-th mutant from the K-th, `--jobs` splits a run
 over processes, and the JSON of shards merges into one report
