@@ -27,7 +27,9 @@ one hand, a sweep, totals at the gate) is rare in random deals, and the play
 from it reaches the rules its case stops short of.
 
 No difference in the games played makes a mutant "probably equivalent", which
-excuses nothing (`equivalence.py` proves or does not).
+excuses nothing (`equivalence.py` proves or does not). A game where the mutant
+answers every call of its rules as the reference did (`call_traces.py`) cannot
+differ, and is not replayed.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from ..harness.protocol_notation import illegal_candidates
 from ..harness.variants import load_register
 from ..protocol.normal_form import normal_legal, normal_result, normal_state
 from ..protocol.reference_view import result_fields, state_fields
+from .call_traces import Screen
 from .live import LiveSpec
 from .operators import SpecMutant
 
@@ -316,22 +319,32 @@ def _games(mutant: SpecMutant, profiles: tuple[str, ...], games: int, rng: rando
 def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
                  games: int = 24, seed: int = 0, setups: Sequence[Setup] = (),
                  avoid: frozenset[str] = frozenset(), off_profile: bool = True,
-                 readings: dict[str, str] | None = None) -> Witness | None:
+                 readings: dict[str, str] | None = None, screening: bool = True
+                 ) -> Witness | None:
     """The first difference found in `games` seeded games (and those started from
     `setups`, except where a case of `avoid` starts), or None. With `off_profile` false,
     every game plays its profile's readings, with `readings` on top (and the mutant's
     own): a mutant the pack already kills under a profile, whose second killing case is
-    sought there, under the readings its killing case pins."""
+    sought there, under the readings its killing case pins. With `screening`, a game where
+    the mutant answers every call of its rules as the reference did is not replayed."""
     rng = random.Random(f"{seed}:{mutant.id}")
+    screen = Screen(live)
+    screened = screening and screen.screenable(mutant)
     for style, g in _games(mutant, profiles, games, rng, setups, avoid, off_profile,
                            readings or {}):
         choices = random.Random(rng.randrange(10**9))
-        try:
-            steps = _play_reference(g, choices, style=style)
-        except (IllegalAction, ValueError):
-            continue  # a pinned reading the setup cannot start from: no game to compare
-        with live.playing(mutant):
-            found = _replay(g, steps)
+        if screened:
+            found = _screened_game(screen, mutant, g, choices, style)
+            if found is None:
+                continue
+            steps, found = found
+        else:
+            try:
+                steps = _play_reference(g, choices, style=style)
+            except (IllegalAction, ValueError):
+                continue  # a pinned reading the setup cannot start from: no game to compare
+            with live.playing(mutant):
+                found = _replay(g, steps)
         if found is not None:
             index, what, expected, actual = found
             after = steps[index + 1] if index + 1 < len(steps) else None
@@ -339,3 +352,21 @@ def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
                            steps[:index], steps[index], after, what, expected, actual,
                            None if g.totals is None else list(g.totals))
     return None
+
+
+def _screened_game(screen: Screen, mutant: SpecMutant, g: _Game, choices: random.Random,
+                   style: int) -> tuple[list[Step], tuple[int, str, Any, Any] | None] | None:
+    """The reference's game and the mutant's first difference from it, or None when there
+    is no game (a pinned reading the setup cannot start from) or the mutant answers every
+    call of its rules in it as the reference did (`call_traces.py`: it plays the game
+    call for call as the reference does, and is not replayed)."""
+    with screen.switched(mutant) as switch:
+        calls = switch.trace()
+        try:
+            steps = _play_reference(g, choices, style=style)
+        except (IllegalAction, ValueError):
+            return None
+        with switch.mutant():
+            if Screen.agrees(calls, switch):
+                return None
+            return steps, _replay(g, steps)

@@ -11,6 +11,7 @@ import pytest
 
 from baloot.conformance.harness.pack import Case
 from baloot.conformance.mutants.call_traces import Screen
+from baloot.conformance.mutants.differential import find_witness
 from baloot.conformance.mutants.live import LiveSpec
 from baloot.conformance.mutants.operators import SpecMutant
 from baloot.conformance.mutants.spec_run import SURVIVED, PackOnMutants, SpecVerdict
@@ -92,3 +93,24 @@ def test_a_constant_held_outside_the_rules_is_not_screened(
     reader.KABOOT_ACE_POINTS = 88  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, reader.__name__, reader)
     assert not screen.screenable(mutant)
+
+
+@pytest.mark.parametrize(("prefix", "description"), [
+    ("trick_winner/extreme/spec/play:43", "`max` into `min`"),  # differs at once
+    ("play_a_card/condition/spec/play:148", "the requirement never refuses"),  # a probe
+    ("four_of_a_kind_project/list/", "items 1 and 2 of a list swapped"),  # never differs
+])
+def test_a_screened_game_finds_the_witness_a_replay_finds(
+        live: LiveSpec, mutants: dict[str, SpecMutant], prefix: str, description: str) -> None:
+    mutant = _one(mutants, prefix, description)
+    found = [find_witness(live, mutant, ("literal",), games=6, screening=screening)
+             for screening in (False, True)]
+    replayed, screened = found
+    if replayed is None:
+        assert screened is None
+        return
+    assert screened is not None
+    assert (screened.what, screened.dealer, screened.deck, len(screened.steps),
+            screened.expected, screened.actual) == \
+        (replayed.what, replayed.dealer, replayed.deck, len(replayed.steps),
+         replayed.expected, replayed.actual)
