@@ -334,10 +334,10 @@ def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
                            readings or {}):
         choices = random.Random(rng.randrange(10**9))
         if screened:
-            found = _screened_game(screen, mutant, g, choices, style)
-            if found is None:
+            played = _screened_game(screen, mutant, g, choices, style)
+            if played is None:
                 continue
-            steps, found = found
+            steps, found = played
         else:
             try:
                 steps = _play_reference(g, choices, style=style)
