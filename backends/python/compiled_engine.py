@@ -39,7 +39,7 @@ from setuptools import setup
 from mypyc.build import mypycify
 
 setup(name="baloot-compiled-engine", script_args=["build_ext", "--inplace", "--parallel",
-      sys.argv[1]], ext_modules=mypycify(sys.argv[2:], opt_level="3"))
+      sys.argv[1]], ext_modules=mypycify(sys.argv[3:], opt_level=sys.argv[2]))
 """
 
 
@@ -54,10 +54,13 @@ class CompiledBuild:
     modules: tuple[str, ...]  # the modules compiled
 
 
-def engine_digest(files: dict[str, str], copied: dict[str, str]) -> str:
+def engine_digest(files: dict[str, str], copied: dict[str, str], opt_level: str = "3") -> str:
     """One digest of what a build is made from: the generated modules (compiled layout),
-    the copied hand-written ones, and the Python that compiles them."""
+    the copied hand-written ones, the Python that compiles them, and its optimisation
+    level (any but the default's)."""
     digest = hashlib.sha256(sys.version.encode())
+    if opt_level != "3":
+        digest.update(f"opt_level {opt_level}\0".encode())
     for name, text in sorted({**files, **copied}.items()):
         digest.update(name.encode() + b"\0" + text.encode() + b"\0")
     return digest.hexdigest()[:16]
@@ -80,10 +83,11 @@ def built_digest(folder: Path) -> str | None:
 
 
 def build(spec: m.Spec, folder: Path, engine: Path | None = None,
-          jobs: int | None = None) -> CompiledBuild:
+          jobs: int | None = None, opt_level: str = "3") -> CompiledBuild:
     """Build the compiled engine into `folder` (made afresh; kept when it already holds a
     build of the same digest). `engine` is the interpreted engine's folder, whose
-    generated modules must be those the spec generates."""
+    generated modules must be those the spec generates. `opt_level` is the C compiler's
+    (mypyc's `opt_level`): "3" for speed, "0" for a build made sooner that runs slower."""
     engine = engine or generate.default_out_dir()
     interpreted = generate.generate(spec)
     stale = generate.differences(engine, interpreted)
@@ -94,7 +98,7 @@ def build(spec: m.Spec, folder: Path, engine: Path | None = None,
     # the rules as checked in; only the records are laid out for mypyc
     files = {**interpreted, "definitions.py": generate.definitions_module(spec, compiled=True)}
     copied = hand_written(engine, files)
-    digest = engine_digest(files, copied)
+    digest = engine_digest(files, copied, opt_level)
     compiled = (*sorted(files), *COMPILED_SUPPORT)
     if built_digest(folder) == digest:
         return CompiledBuild(folder, digest, compiled)
@@ -102,7 +106,7 @@ def build(spec: m.Spec, folder: Path, engine: Path | None = None,
     if folder.exists() and not folder.is_dir():
         raise CompiledBuildError(f"{folder} is a file, not a folder: name a folder to build in")
     try:
-        _write_and_compile(folder, {**copied, **files}, compiled, digest, jobs)
+        _write_and_compile(folder, {**copied, **files}, compiled, digest, jobs, opt_level)
     except OSError as exc:
         raise CompiledBuildError(f"cannot build in {folder}: {exc.strerror or exc} "
                                  f"({exc.filename or folder})") from None
@@ -110,7 +114,7 @@ def build(spec: m.Spec, folder: Path, engine: Path | None = None,
 
 
 def _write_and_compile(folder: Path, modules: dict[str, str], compiled: tuple[str, ...],
-                       digest: str, jobs: int | None) -> None:
+                       digest: str, jobs: int | None, opt_level: str) -> None:
     """The engine's modules written in `folder` afresh, compiled, and the build recorded."""
     if folder.exists() and any(folder.iterdir()) and not (folder / BUILD_RECORD).exists():
         raise CompiledBuildError(f"{folder} is not empty and holds no compiled engine: "
@@ -124,7 +128,8 @@ def _write_and_compile(folder: Path, modules: dict[str, str], compiled: tuple[st
     marker = folder / "baloot" / "__init__.py"  # mypyc names modules from the packages
     marker.write_text("", encoding="utf-8")
     try:
-        _compile(folder, [f"baloot/reference_impl/{name}" for name in compiled], jobs)
+        _compile(folder, [f"baloot/reference_impl/{name}" for name in compiled], jobs,
+                 opt_level)
     finally:
         marker.unlink()
         shutil.rmtree(folder / "build", ignore_errors=True)
@@ -145,9 +150,9 @@ def _importable(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-def _compile(folder: Path, sources: list[str], jobs: int | None) -> None:
+def _compile(folder: Path, sources: list[str], jobs: int | None, opt_level: str) -> None:
     count = str(jobs or os.cpu_count() or 1)
-    done = subprocess.run([sys.executable, "-c", SETUP, count, *sources], cwd=folder,
+    done = subprocess.run([sys.executable, "-c", SETUP, count, opt_level, *sources], cwd=folder,
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         lines = (done.stdout + done.stderr).strip().splitlines()

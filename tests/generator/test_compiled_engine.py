@@ -52,12 +52,15 @@ def test_the_interpreted_engine_says_it_is_not_compiled() -> None:
 
 def test_the_compiled_build_plays_as_the_interpreted_engine(tmp_path: Path) -> None:
     """One test for everything that needs the build, so it is built once (a module
-    fixture would build it once on each test worker)."""
-    build = compiled_engine.build(SPEC, tmp_path / "engine").folder
+    fixture would build it once on each test worker). Built unoptimised: the same C, made
+    sooner (the benchmark builds it optimised)."""
+    build = compiled_engine.build(SPEC, tmp_path / "engine", opt_level="0").folder
     assert_every_generated_module_is_compiled(build)
     assert_the_same_games_are_played(build)
-    again = compiled_engine.build(SPEC, build)  # nothing changed: kept, not compiled again
+    again = compiled_engine.build(SPEC, build, opt_level="0")  # nothing changed: kept
     assert again.digest == compiled_engine.built_digest(build)
+    # an optimised build of the same engine is another build: it is not kept in its place
+    assert compiled_engine.engine_digest({}, {}, "0") != compiled_engine.engine_digest({}, {})
     assert_the_tools_that_watch_the_readings_refuse_it(build)
 
 
