@@ -76,13 +76,32 @@ def compile_rule(module: str, source: str, name: str, *, keep: bool = False,
     return cache(made) if keep else made
 
 
+def _keeping(module: ModuleType) -> tuple[str, ...]:
+    """The names under which a rule module holds a function that keeps its results."""
+    return tuple(name for name, value in vars(module).items()
+                 if callable(getattr(value, "cache_clear", None)))
+
+
+# Where results are kept: the names of each rule module's kept functions, as the modules were
+# loaded (before any swap), and those of the functions swapped in meanwhile (`swapped`).
+_KEPT: dict[str, tuple[str, ...]] = {
+    name: _keeping(module) for name, module in RULE_MODULES.items()
+}
+_SWAPPED_IN: list[tuple[ModuleType, str]] = []
+
+
 def clear_caches() -> None:
     """Forget kept results: a kept caller would not call a replaced rule again."""
-    for module in RULE_MODULES.values():
-        for value in vars(module).values():
-            clear = getattr(value, "cache_clear", None)
+    for name, module in RULE_MODULES.items():
+        held = vars(module)
+        for kept in _KEPT[name]:
+            clear = getattr(held.get(kept), "cache_clear", None)
             if callable(clear):
                 clear()
+    for module, kept in _SWAPPED_IN:
+        clear = getattr(vars(module).get(kept), "cache_clear", None)
+        if callable(clear):
+            clear()
 
 
 @contextmanager
@@ -117,7 +136,11 @@ def swapped(rules: Mapping[tuple[str, str], Callable[..., Any]] | None = None,
             places += [(holder, name, vars(holder)[name], value) for holder in modules
                        if name in vars(holder)]
     clear_caches()
+    swapped_in = [(holder, name) for holder, name, _, new in places
+                  if holder in RULE_MODULES.values()
+                  and callable(getattr(new, "cache_clear", None))]
     try:
+        _SWAPPED_IN.extend(swapped_in)
         for holder, name, _, new in places:
             setattr(holder, name, new)
         for table, _, new_entries in tables:
@@ -135,6 +158,8 @@ def swapped(rules: Mapping[tuple[str, str], Callable[..., Any]] | None = None,
         for cell, old, _ in cells:
             cell.cell_contents = old
         clear_caches()
+        for place in swapped_in:
+            _SWAPPED_IN.remove(place)
 
 
 def _holders(modules: list[ModuleType]

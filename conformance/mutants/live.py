@@ -46,6 +46,7 @@ class LiveSpec:
         self.spec = spec
         self.modules = RuleModules(spec)
         self._source: dict[str, str] = {}
+        self._naming: dict[str, frozenset[str]] = {}  # a constant's name -> the rules naming it
 
     def source(self, rule: m.Rule) -> str:
         return rule_source(self.spec, rule, self.modules)
@@ -111,9 +112,12 @@ class LiveSpec:
         rule that names its constant, table or order."""
         if mutant.kind == "rule":
             return frozenset({mutant.target})
-        return frozenset(r.name for r in self.spec.rules
-                         if any(isinstance(n, m.Name) and n.name == mutant.target
-                                for n in walk_body(r.body)))
+        if mutant.target not in self._naming:
+            self._naming[mutant.target] = frozenset(
+                r.name for r in self.spec.rules
+                if any(isinstance(n, m.Name) and n.name == mutant.target
+                       for n in walk_body(r.body)))
+        return self._naming[mutant.target]
 
 
 @contextmanager

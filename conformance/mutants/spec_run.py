@@ -148,13 +148,15 @@ class PackOnMutants:
         (`call_traces.py`); traces are made a few cases at a time, as they are needed."""
         asked = 0  # cases whose traces were asked of the mutant
         with self.screen.switched(mutant) as switch:
-            start, size = 0, 2
+            start, size = 0, FIRST_RUN
             while start < len(chosen):
                 batch = chosen[start:start + size]
+                # the first cases (those citing the mutant's clauses, most likely to kill it)
+                # are run unless traced already; a mutant that answers few traces as the
+                # reference does (it changes what the rules return, not what the engine
+                # replies) has no more traces made for it
+                making = start > 0 and (asked < _TRIAL or 2 * verdict.screened >= asked)
                 start, size = start + size, min(2 * size, _BATCH)
-                # a mutant that answers few traces as the reference does (it changes what the
-                # rules return, not what the engine replies) has no more traces made for it
-                making = asked < _TRIAL or 2 * verdict.screened >= asked
                 traces = [self._trace(mutant, switch, case, pins, make=making) for case in batch]
                 with switch.mutant():
                     for case, calls in zip(batch, traces, strict=True):
@@ -187,11 +189,12 @@ class PackOnMutants:
         return kept[case.id]
 
 
-# At most this many cases are screened (their traces made) before the mutant is swapped in to
-# run the others (2 at first, then twice as many each time: a mutant killed by its first cases
-# has few traces made for it); how many rule sets' traces a pack keeps; and how many traces a
-# mutant is asked before it has no more made unless it answers half of them as the reference.
-_BATCH, _KEYS_KEPT, _TRIAL = 32, 3, 8
+# How many of a mutant's first cases are run without a trace made for them (a mutant killed
+# by them costs no trace); at most how many cases have their traces made before the mutant is
+# swapped in to run the others (after the first, twice as many each time); how many rule
+# sets' traces a pack keeps; and how many traces a mutant is asked before it has no more made
+# unless it answers half of them as the reference.
+FIRST_RUN, _BATCH, _KEYS_KEPT, _TRIAL = 4, 32, 3, 8
 
 
 # The runner's messages for a script that could not be played as written.

@@ -14,7 +14,7 @@ from baloot.conformance.mutants.call_traces import Screen
 from baloot.conformance.mutants.differential import find_witness
 from baloot.conformance.mutants.live import LiveSpec
 from baloot.conformance.mutants.operators import SpecMutant
-from baloot.conformance.mutants.spec_run import SURVIVED, PackOnMutants, SpecVerdict
+from baloot.conformance.mutants.spec_run import FIRST_RUN, SURVIVED, PackOnMutants, SpecVerdict
 
 
 @pytest.fixture(scope="module")
@@ -72,11 +72,12 @@ def test_a_screened_mutant_gets_the_verdict_of_every_case_run(
 def test_a_case_answered_alike_is_not_run(packs: tuple[PackOnMutants, PackOnMutants],
                                           mutants: dict[str, SpecMutant]) -> None:
     # `rank in [ten, jack, queen, king]` with two items swapped returns what it returned on
-    # every call: no case is run at all
+    # every call: no case is run past the first few (those are run before any trace is made)
     mutant = _one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
     verdict = packs[1].run(mutant, kills=2)
     assert verdict.status == SURVIVED
-    assert verdict.screened == verdict.cases_run == len(packs[1].selected(mutant)) > 0
+    assert verdict.cases_run == len(packs[1].selected(mutant)) > FIRST_RUN
+    assert verdict.screened >= verdict.cases_run - FIRST_RUN
     # a mutant that answers some calls otherwise has those cases run, and is killed by them
     killed = _one(mutants, "trump_rank_order/order/", "trump_rank_order: ten and king swapped")
     verdict = packs[1].run(killed, kills=0)
