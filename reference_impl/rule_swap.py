@@ -54,7 +54,7 @@ def rule_module(name: str) -> ModuleType:
     return found
 
 
-def engine_modules() -> list[ModuleType]:
+def _engine_modules() -> list[ModuleType]:
     """Every module of this package that is loaded (each may hold a rule or a constant
     under its own name: `entry_points` re-exports rules, the runtime imports some)."""
     package = __name__.rsplit(".", 1)[0]
@@ -76,32 +76,13 @@ def compile_rule(module: str, source: str, name: str, *, keep: bool = False,
     return cache(made) if keep else made
 
 
-def _keeping(module: ModuleType) -> tuple[str, ...]:
-    """The names under which a rule module holds a function that keeps its results."""
-    return tuple(name for name, value in vars(module).items()
-                 if callable(getattr(value, "cache_clear", None)))
-
-
-# Where results are kept: the names of each rule module's kept functions, as the modules were
-# loaded (before any swap), and those of the functions swapped in meanwhile (`swapped`).
-_KEPT: dict[str, tuple[str, ...]] = {
-    name: _keeping(module) for name, module in RULE_MODULES.items()
-}
-_SWAPPED_IN: list[tuple[ModuleType, str]] = []
-
-
 def clear_caches() -> None:
     """Forget kept results: a kept caller would not call a replaced rule again."""
-    for name, module in RULE_MODULES.items():
-        held = vars(module)
-        for kept in _KEPT[name]:
-            clear = getattr(held.get(kept), "cache_clear", None)
+    for module in RULE_MODULES.values():
+        for value in vars(module).values():
+            clear = getattr(value, "cache_clear", None)
             if callable(clear):
                 clear()
-    for module, kept in _SWAPPED_IN:
-        clear = getattr(vars(module).get(kept), "cache_clear", None)
-        if callable(clear):
-            clear()
 
 
 @contextmanager
@@ -114,7 +95,7 @@ def swapped(rules: Mapping[tuple[str, str], Callable[..., Any]] | None = None,
     the engine that holds it. A rule is replaced under every name a module of the engine
     holds it by, and in the closure of any function a module holds (the runtime wraps the
     entry points that take no readings)."""
-    modules = engine_modules()
+    modules = _engine_modules()
     places: list[tuple[ModuleType, str, Any, Any]] = []  # (module, name, old, new)
     tables: list[tuple[dict[Any, Any], dict[Any, Any], dict[Any, Any]]] = []  # table, old, new
     cells: list[tuple[Any, Any, Any]] = []  # (a wrapper's closure cell, old, new)
@@ -136,11 +117,7 @@ def swapped(rules: Mapping[tuple[str, str], Callable[..., Any]] | None = None,
             places += [(holder, name, vars(holder)[name], value) for holder in modules
                        if name in vars(holder)]
     clear_caches()
-    swapped_in = [(holder, name) for holder, name, _, new in places
-                  if holder in RULE_MODULES.values()
-                  and callable(getattr(new, "cache_clear", None))]
     try:
-        _SWAPPED_IN.extend(swapped_in)
         for holder, name, _, new in places:
             setattr(holder, name, new)
         for table, _, new_entries in tables:
@@ -158,8 +135,6 @@ def swapped(rules: Mapping[tuple[str, str], Callable[..., Any]] | None = None,
         for cell, old, _ in cells:
             cell.cell_contents = old
         clear_caches()
-        for place in swapped_in:
-            _SWAPPED_IN.remove(place)
 
 
 def _holders(modules: list[ModuleType]

@@ -13,6 +13,7 @@ times).
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from typing import Any
 
@@ -29,7 +30,7 @@ from ..harness.engine_process import (
     EngineError,
     EngineProcess,
 )
-from ..harness.json_input import compact_json, strict_json
+from ..harness.json_input import compact_json
 from .reference_adapter import Adapter
 
 # How reports name the in-process engine where a subprocess has its command line.
@@ -107,7 +108,7 @@ class InProcessEngine(EngineProcess):
         self.transcript.append(f"> {line}")
         text = compact_json(self._adapter.handle(line))
         self.transcript.append(f"< {text[:200]}")
-        reply = strict_json(text)
+        reply = json.loads(text)
         if not isinstance(reply, dict):
             raise EngineError(INVALID_JSON, "reply is not a JSON object")
         if reply.get("seq") != self._seq:

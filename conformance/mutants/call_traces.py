@@ -36,9 +36,11 @@ from ...reference_impl import definitions
 from ...reference_impl.rule_swap import (
     RULE_MODULES,
     clear_caches,
-    engine_modules,
     rule_module,
     swapped,
+)
+from ...reference_impl.rule_swap import (
+    _engine_modules as engine_modules,  # the modules a swap looks through
 )
 from .live import SHORTCUT, LiveSpec
 from .operators import SpecMutant
