@@ -33,7 +33,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..adapters.inprocess import InProcessEngine
 from ..harness.pack import SYNTHESISED, case_from_json, seated
+from ..harness.runner import ERRORED, FAILED, Runner
 from ..harness.variants import load_register
 from ..pack_tools.case_needs import annotated, case_needs
 from ..pack_tools.derive import derived_alternatives, with_alternatives
@@ -42,6 +44,7 @@ from ..protocol.fields import optional_result_fields, result_fields, state_field
 from .differential import Step, Witness
 from .live import LiveSpec
 from .operators import SpecMutant
+from .run import with_pins
 
 CASE_FILE = "synthesised.json"
 
@@ -175,7 +178,8 @@ def write_cases(live: LiveSpec, witnesses: list[Witness], mutants: dict[str, Spe
     gets a letter).
     A witness whose case does not hold on the reference, or whose pins cannot be cut, is
     left out, as is one found in a later deal before any round has ended (a first deal
-    dealt again: a game case checks the result of a round played to its end)."""
+    dealt again: a game case checks the result of a round played to its end), and one
+    whose case, its pins cut, no longer kills the mutant under the witness's profile."""
     register = load_register()
     folder.mkdir(parents=True, exist_ok=True)
     written: list[dict[str, Any]] = []
@@ -191,6 +195,8 @@ def write_cases(live: LiveSpec, witnesses: list[Witness], mutants: dict[str, Spe
             continue
         # the seats known, some pins may go: `if_asked` steps hold under more readings
         raw = with_minimal_requires(annotated(raw, needs), CASE_FILE, register)
+        if not kills(live, mutant, raw, witness.profile):
+            continue  # a pin the difference needed went with those the expectation does not
         # and its expectation under the other readings of its pins, for an engine that
         # plays another (`baloot conform derive`)
         written.append(with_alternatives(raw, derived_alternatives(raw, CASE_FILE, register)))
@@ -203,3 +209,12 @@ def write_cases(live: LiveSpec, witnesses: list[Witness], mutants: dict[str, Spe
             "description": "Cases written from witnesses of surviving spec mutants.",
         }, indent=2) + "\n", encoding="utf-8")
     return [c["id"] for c in written]
+
+
+def kills(live: LiveSpec, mutant: SpecMutant, raw: dict[str, Any], profile: str) -> bool:
+    """Whether the case fails on the mutant under `profile` (run with the mutant's pins where
+    the case leaves its variants open, as the spec-wide run runs it)."""
+    case = with_pins(case_from_json(raw, CASE_FILE), tuple(mutant.pins().items()))
+    with live.playing(mutant):
+        status = Runner(InProcessEngine(), load_register(), profile=profile).run_case(case).status
+    return status in (FAILED, ERRORED)

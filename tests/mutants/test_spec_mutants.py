@@ -44,7 +44,7 @@ from baloot.conformance.mutants.spec_run import (
     run_spec_mutants,
 )
 from baloot.conformance.mutants.survivors import analyse_survivors, thin_rows
-from baloot.conformance.mutants.synthesis import case_of
+from baloot.conformance.mutants.synthesis import case_of, kills
 from baloot.grammar import model as m
 from baloot.reference_impl import Game, IllegalAction, new_game
 from baloot.reference_impl.definitions import TRUMP_CARD_VALUE, Rank
@@ -296,6 +296,10 @@ def test_a_witness_becomes_a_case_that_passes_on_the_reference_and_kills_the_mut
     raw = case_of(live, witness, mut, "synth.test.case")
     case = case_from_json(raw, "synthesised.json")
     assert case.origin == "synthesised" and case.clauses == ["PLAY.3"]
+    # written only when it kills: a mutant that asks the same question passes it
+    assert kills(live, mut, raw, "literal")
+    same = _one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
+    assert not kills(live, same, raw, "literal")
     register = load_register()
     reference = Runner(InProcessEngine(), register, profile="literal")
     assert reference.run_case(case).status == PASSED
