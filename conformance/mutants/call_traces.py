@@ -10,13 +10,15 @@ for call as the reference does, sends the same replies and passes it: the case
 cannot kill it, and it need not be run. Only a case where some call differs is
 run on the mutant, and may still pass (the difference may not reach a reply).
 
-A `CallTrace` is what one case does to those rules: each call's arguments and
-what came of it, recorded once while the reference plays the case (in the same
-way the mutant will play it: with the mutant's pins, and with the shortcut
-`apply_legal_action` routed as `LiveSpec.playing` routes it) and then asked of
-every mutant of the same rules. Kept results are forgotten before each case, so
-that a kept caller calls the traced rules again and the trace holds every call
-the mutant's run could make.
+A case's trace (a list of `Call`) is what it does to those rules: each call's
+arguments and what came of it, recorded once while the reference plays the case
+(in the same way the mutant will play it: with the mutant's pins, and with the
+shortcut `apply_legal_action` routed as `LiveSpec.playing` routes it) and then
+asked of every mutant of the same rules (`TraceKey`). Kept results are forgotten
+before each case, so that a kept caller calls the traced rules again and the
+trace holds every call the mutant's run could make. One swap serves a mutant's
+whole run: a `Switch` holds each traced rule's two functions, the reference's
+(recording) and the mutant's, and flips between them.
 
 The screen is only used where it is sound: a constant, table or order that some
 hand-written part of the engine reads itself (not only through the rules) is
