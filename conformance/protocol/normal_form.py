@@ -153,7 +153,11 @@ def _normal(value: Any, at: Shape, drop: frozenset[Path], path: Path, order: boo
                     for k, v in value.items()}
         return value
     if isinstance(value, list) and at.items is not None:
-        items = [_normal(v, at.items, drop, f"{path}/{ITEM}", order) for v in value]
+        inner = at.items
+        if inner.properties is None and inner.values is None and inner.items is None:
+            items = list(value)  # items of no object or array schema stand as they are
+        else:
+            items = [_normal(v, inner, drop, f"{path}/{ITEM}", order) for v in value]
         return sorted_items(items) if order and at.free_order else items
     return value
 
@@ -251,19 +255,8 @@ def normal_result(result: Any) -> Any:
     return normal(result, RESULT)
 
 
-def _free(name: str, where: str) -> bool:
-    """Whether the field `name` of `where` is a free-order array."""
-    inner = (shape(where).properties or {}).get(name)
-    return inner is not None and inner.free_order
-
-
 def normal_legal(reply: Mapping[str, Any]) -> dict[str, Any]:
     """A `legal` reply's player and actions, sorted (their order is free)."""
-    player, actions = reply.get("player"), reply.get("actions", [])
-    if (player is None or type(player) is int) and type(actions) is list \
-            and all(type(action) is str for action in actions):  # the usual reply, at once
-        return {"player": player, "actions": sorted(actions) if _free("actions", LEGAL)
-                else list(actions)}
     out = normal(dict(reply), LEGAL)
     return {"player": out.get("player"), "actions": out.get("actions", [])}
 
