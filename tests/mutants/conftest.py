@@ -1,7 +1,11 @@
 """The spec, its live reference engine and every spec mutant, shared by the spec-wide
-mutation tests (built once per module)."""
+mutation tests (built once per module); and `mutant_lookup` made importable (tests/ has no
+packages)."""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +15,8 @@ from baloot.conformance.mutants.operators import SpecMutant, spec_mutants
 from baloot.conformance.mutants.run import load_cases
 from baloot.conformance.pack_tools.spec_model import spec_model
 from baloot.grammar import model as m
+
+sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import sys
 import types
 
 import pytest
+from mutant_lookup import one
 
 from baloot.conformance.harness.pack import Case
 from baloot.conformance.mutants.call_traces import Screen
@@ -44,13 +45,6 @@ KINDS = [
 ]
 
 
-def _one(mutants: dict[str, SpecMutant], prefix: str, description: str) -> SpecMutant:
-    found = [mut for i, mut in mutants.items() if i.startswith(prefix)
-             and mut.description == description]
-    assert len(found) == 1, (prefix, description, [f.id for f in found])
-    return found[0]
-
-
 def _same(run: SpecVerdict, screened: SpecVerdict) -> None:
     assert (screened.status, screened.killed_by, screened.at_check, screened.cases_run) == \
         (run.status, run.killed_by, run.at_check, run.cases_run)
@@ -60,7 +54,7 @@ def _same(run: SpecVerdict, screened: SpecVerdict) -> None:
 def test_a_screened_mutant_gets_the_verdict_of_every_case_run(
         packs: tuple[PackOnMutants, PackOnMutants], mutants: dict[str, SpecMutant],
         prefix: str, description: str) -> None:
-    mutant = _one(mutants, prefix, description)
+    mutant = one(mutants, prefix, description)
     every, screening = packs
     run = every.run(mutant, kills=0)  # every case reaching the change, to the end
     screened = screening.run(mutant, kills=0)
@@ -73,20 +67,20 @@ def test_a_case_answered_alike_is_not_run(packs: tuple[PackOnMutants, PackOnMuta
                                           mutants: dict[str, SpecMutant]) -> None:
     # `rank in [ten, jack, queen, king]` with two items swapped returns what it returned on
     # every call: no case is run past the first few (those are run before any trace is made)
-    mutant = _one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
+    mutant = one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
     verdict = packs[1].run(mutant, kills=2)
     assert verdict.status == SURVIVED
     assert verdict.cases_run == len(packs[1].selected(mutant)) > FIRST_RUN
     assert verdict.screened >= verdict.cases_run - FIRST_RUN
     # a mutant that answers some calls otherwise has those cases run, and is killed by them
-    killed = _one(mutants, "trump_rank_order/order/", "trump_rank_order: ten and king swapped")
+    killed = one(mutants, "trump_rank_order/order/", "trump_rank_order: ten and king swapped")
     verdict = packs[1].run(killed, kills=0)
     assert verdict.killed_by and verdict.screened < verdict.cases_run
 
 
 def test_a_constant_held_outside_the_rules_is_not_screened(
         live: LiveSpec, mutants: dict[str, SpecMutant], monkeypatch: pytest.MonkeyPatch) -> None:
-    mutant = _one(mutants, "kaboot_ace_points/constant/", "kaboot_ace_points 88 into 89")
+    mutant = one(mutants, "kaboot_ace_points/constant/", "kaboot_ace_points 88 into 89")
     screen = Screen(live)
     assert screen.screenable(mutant)
     # a hand-written module of the engine that reads the constant itself, past the rules
@@ -103,7 +97,7 @@ def test_a_constant_held_outside_the_rules_is_not_screened(
 ])
 def test_a_screened_game_finds_the_witness_a_replay_finds(
         live: LiveSpec, mutants: dict[str, SpecMutant], prefix: str, description: str) -> None:
-    mutant = _one(mutants, prefix, description)
+    mutant = one(mutants, prefix, description)
     found = [find_witness(live, mutant, ("literal",), games=6, screening=screening)
              for screening in (False, True)]
     replayed, screened = found

@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from mutant_lookup import one
 
 from baloot.cli.main import main as cli_main
 from baloot.conformance.adapters.inprocess import InProcessEngine
@@ -55,13 +56,6 @@ def literal_pack(live: LiveSpec, cases: list[Case]) -> PackOnMutants:
     return PackOnMutants(live, cases, "literal")
 
 
-def _one(mutants: dict[str, SpecMutant], prefix: str, description: str) -> SpecMutant:
-    found = [mut for i, mut in mutants.items() if i.startswith(prefix)
-             and mut.description == description]
-    assert len(found) == 1, (prefix, description, [f.id for f in found])
-    return found[0]
-
-
 # ---- the operators ---------------------------------------------------------------------------
 
 
@@ -82,7 +76,7 @@ def test_every_operator_makes_mutants_each_one_change_with_a_stable_id(
 def test_a_comparison_mutant_changes_only_its_operator(spec: m.Spec,
                                                       mutants: dict[str, SpecMutant]) -> None:
     # hokum_conversion: "if bunts % 10 > 5 { return bunts // 10 + 1 }" (SCORE.8)
-    mut = _one(mutants, "hokum_conversion/comparison/", "`>` into `>=`")
+    mut = one(mutants, "hokum_conversion/comparison/", "`>` into `>=`")
     assert mut.clauses == ("SCORE.8",)
     original = spec.rule("hokum_conversion")
     assert mut.rule is not None
@@ -132,7 +126,7 @@ def test_rebuilt_replaces_one_node_by_identity() -> None:
 def test_a_mutant_plays_only_inside_its_block(live: LiveSpec,
                                              mutants: dict[str, SpecMutant]) -> None:
     # SCORE.4: the trump jack is worth 20 bunts; a table mutant makes it 21
-    mut = _one(mutants, "trump_card_value/table/", "trump_card_value[jack] 20 into 21 (plus one)")
+    mut = one(mutants, "trump_card_value/table/", "trump_card_value[jack] 20 into 21 (plus one)")
     assert TRUMP_CARD_VALUE[Rank.JACK] == 20
     with live.playing(mut):
         assert TRUMP_CARD_VALUE[Rank.JACK] == 21
@@ -143,7 +137,7 @@ def test_a_mutant_of_no_catalogue_is_killed_by_the_pack(
         live: LiveSpec, mutants: dict[str, SpecMutant], literal_pack: PackOnMutants) -> None:
     """SCORE.8 drops an exact .5 in hokum: `>` into `>=` rounds 65 bunts up to 7, and the
     pack's hokum cases with a figure ending in 5 see it."""
-    mut = _one(mutants, "hokum_conversion/comparison/", "`>` into `>=`")
+    mut = one(mutants, "hokum_conversion/comparison/", "`>` into `>=`")
     verdict = literal_pack.run(mut, kills=2)
     assert verdict.status == KILLED and len(verdict.killed_by) == 2, verdict
     # made by hand, from no list at all: the trick goes to the LOWEST trump (PLAY.3 broken)
@@ -163,7 +157,7 @@ def test_a_mutant_judges_every_action_the_shortcut_aside(
     # PLAY.2: `require card in hand` negated refuses every card held. The runtime's shortcut
     # for a listed action (apply_legal_action) never judges a legal card again; a mutant is
     # played with every action judged (apply_action), so the legal cards it refuses show
-    refusing = _one(mutants, "play_a_card/negation/spec/play:142", "the requirement negated")
+    refusing = one(mutants, "play_a_card/negation/spec/play:142", "the requirement negated")
     verdict = literal_pack.run(refusing, kills=1)
     assert verdict.status == KILLED, verdict
     card = _first_card(_to_the_play())
@@ -173,7 +167,7 @@ def test_a_mutant_judges_every_action_the_shortcut_aside(
         with pytest.raises(IllegalAction):
             game.apply(card)
     # a mutant of the shortcut itself is played through it: its change is what it plays
-    shortcut = _one(mutants, "apply_legal_action/condition/", "the if condition always true")
+    shortcut = one(mutants, "apply_legal_action/condition/", "the if condition always true")
     assert literal_pack.run(shortcut, kills=1).status == KILLED
 
 
@@ -204,7 +198,7 @@ def test_a_survivor_runs_every_case_that_reaches_its_rule(
         live: LiveSpec, literal_pack: PackOnMutants, mutants: dict[str, SpecMutant]) -> None:
     # four_of_a_kind_project: "rank in [ten, jack, queen, king]" with two items swapped
     # asks the same question: no case can kill it, every case reaching the rule runs
-    mut = _one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
+    mut = one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
     verdict = literal_pack.run(mut, kills=2)
     assert verdict.status == SURVIVED
     assert verdict.cases_run == len(literal_pack.selected(mut)) > 0
@@ -215,10 +209,10 @@ def test_a_survivor_runs_every_case_that_reaches_its_rule(
 
 def test_enumeration_proves_a_reordered_membership_equivalent(
         live: LiveSpec, mutants: dict[str, SpecMutant]) -> None:
-    mut = _one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
+    mut = one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
     proof = by_enumeration(live, mut)
     assert proof is not None and proof.method == "enumeration"
-    dropped = _one(mutants, "four_of_a_kind_project/list/", "item 1 of a list dropped")
+    dropped = one(mutants, "four_of_a_kind_project/list/", "item 1 of a list dropped")
     assert by_enumeration(live, dropped) is None  # four tens are a hundred (PROJ.4)
 
 
@@ -226,21 +220,21 @@ def test_a_change_equal_where_it_stands_is_proven_locally(
         spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
     # follow_choices: `len(following) == 0`; a length is never below 0, so `<= 0` asks the
     # same, and `< 0` never holds
-    same = _one(mutants, "follow_choices/comparison/spec/play:60:6", "`==` into `<=`")
+    same = one(mutants, "follow_choices/comparison/spec/play:60:6", "`==` into `<=`")
     assert by_local_algebra(spec, same) is not None
-    never = _one(mutants, "follow_choices/comparison/spec/play:60:6", "`==` into `<`")
+    never = one(mutants, "follow_choices/comparison/spec/play:60:6", "`==` into `<`")
     assert by_local_algebra(spec, never) is None
     # playable_cards: `len(...) > 0` is `!= 0` for a length, but `>= 0` always holds
-    assert by_local_algebra(spec, _one(mutants, "playable_cards/comparison/", "`>` into `!=`"))
-    assert by_local_algebra(spec, _one(mutants, "playable_cards/comparison/", "`>` into `>=`")) \
+    assert by_local_algebra(spec, one(mutants, "playable_cards/comparison/", "`>` into `!=`"))
+    assert by_local_algebra(spec, one(mutants, "playable_cards/comparison/", "`>` into `>=`")) \
         is None
     # kawesh_allowed: `c.rank in [seven, eight, nine]` asks only which ranks are listed
-    swapped = _one(mutants, "kawesh_allowed/list/", "items 1 and 2 of a list swapped")
+    swapped = one(mutants, "kawesh_allowed/list/", "items 1 and 2 of a list swapped")
     assert by_local_algebra(spec, swapped) is not None
-    dropped = _one(mutants, "kawesh_allowed/list/", "item 1 of a list dropped")
+    dropped = one(mutants, "kawesh_allowed/list/", "item 1 of a list dropped")
     assert by_local_algebra(spec, dropped) is None
     # stage_calls: the calls listed are a value of their own, not a membership test
-    listed = _one(mutants, "stage_calls/list/spec/bidding:141", "items 1 and 2 of a list swapped")
+    listed = one(mutants, "stage_calls/list/spec/bidding:141", "items 1 and 2 of a list swapped")
     assert by_local_algebra(spec, listed) is None
 
 
@@ -257,7 +251,7 @@ def test_mutants_proven_equivalent_locally_survive_the_cases_that_reach_them(
         assert verdict.status == SURVIVED, (mut.id, verdict.killed_by)
 
 
-def test_z3_proves_an_equal_formula_and_refutes_a_changed_one(
+def test_z3_proves_an_equal_formula_and_refutes_a_changedone(
         spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
     # SCORE.7: a figure ending in 5 is `bunts * 2 // 10`, which is `bunts // 5` for every
     # whole number (the floor of 2b/10 is the floor of b/5)
@@ -271,7 +265,7 @@ def test_z3_proves_an_equal_formula_and_refutes_a_changed_one(
                      "b * 2 // 10 into b // 5", rule=same)
     proof = by_z3(spec, mut)
     assert proof is not None and proof.method == "z3"
-    changed = _one(mutants, "sun_conversion/comparison/", "`==` into `!=`")
+    changed = one(mutants, "sun_conversion/comparison/", "`==` into `!=`")
     assert by_z3(spec, changed) is None
 
 
@@ -290,7 +284,7 @@ def test_a_mutant_written_as_the_same_code_is_excused_before_running(
 def test_a_witness_becomes_a_case_that_passes_on_the_reference_and_kills_the_mutant(
         live: LiveSpec, mutants: dict[str, SpecMutant]) -> None:
     # PLAY.3 with the led suit's ranks read by the trump order for every suit
-    mut = _one(mutants, "trick_winner/extreme/spec/play:43", "`max` into `min`")
+    mut = one(mutants, "trick_winner/extreme/spec/play:43", "`max` into `min`")
     witness = find_witness(live, mut, ("literal",), games=4)
     assert witness is not None
     raw = case_of(live, witness, mut, "synth.test.case")
@@ -298,7 +292,7 @@ def test_a_witness_becomes_a_case_that_passes_on_the_reference_and_kills_the_mut
     assert case.origin == "synthesised" and case.clauses == ["PLAY.3"]
     # written only when it kills: a mutant that asks the same question passes it
     assert kills(live, mut, raw, "literal")
-    same = _one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
+    same = one(mutants, "four_of_a_kind_project/list/", "items 1 and 2 of a list swapped")
     assert not kills(live, same, raw, "literal")
     register = load_register()
     reference = Runner(InProcessEngine(), register, profile="literal")
@@ -357,7 +351,7 @@ def test_a_thin_kill_is_sought_a_second_witness_away_from_its_killing_case(
     # a mutant killed under a profile by one case only is a thin kill: its second witness
     # is sought on the profile's readings with those the killing case pins, never from the
     # deal of the case that kills it
-    mut = _one(mutants, "trick_winner/extreme/spec/play:43", "`max` into `min`")
+    mut = one(mutants, "trick_winner/extreme/spec/play:43", "`max` into `min`")
     killer = cases[0]
     row = MutantRow(mut.id, mut.index, mut.operator, mut.kind, mut.target, [], [], "", "",
                     {"literal": {"status": KILLED, "killed_by": [killer.id]}})
