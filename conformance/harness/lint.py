@@ -12,6 +12,7 @@ about a case pack without an engine.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -167,45 +168,63 @@ def _lint_steps(steps: list[Step], where: str, problem: Any) -> None:
     for index, step in enumerate(steps):
         if isinstance(step, Check):
             for i, action in enumerate(step.expected.get("actions", [])):
-                _lint_action(action, f"{where}[{index}].expect_legal.actions[{i}]", problem)
+                if (message := action_problem(action)) is not None:
+                    problem(f"{where}[{index}].expect_legal.actions[{i}]", message)
             _lint_cards_in(step.expected, f"{where}[{index}].expect_{step.what}", problem)
             continue
-        if isinstance(step, Repeat):
-            _lint_action(step.action, f"{where}[{index}]", problem)
-            continue
-        if isinstance(step, IfAsked):
-            _lint_action(step.action, f"{where}[{index}].if_asked", problem)
+        if isinstance(step, Repeat | IfAsked):
+            if (message := action_problem(step.action)) is not None:
+                suffix = ".if_asked" if isinstance(step, IfAsked) else ""
+                problem(f"{where}[{index}]{suffix}", message)
             continue
         seat, action = split_seat(step)
         if seat is None:
             problem(f"{where}[{index}]", f"{step!r} names no seat: write it as 'SEAT: {step}'")
-        _lint_action(action, f"{where}[{index}]", problem)
+        if (message := action_problem(action)) is not None:
+            problem(f"{where}[{index}]", message)
 
 
 def _lint_action(action: str, where: str, problem: Any) -> None:
+    if (message := action_problem(action)) is not None:
+        problem(where, message)
+
+
+@lru_cache(maxsize=8192)
+def action_problem(action: str) -> str | None:
+    """What is wrong with an action string (`parse_action`'s message), or None. A pack
+    names a few thousand actions a hundred thousand times: each is parsed once."""
     try:
         parse_action(action)
     except NotationError as exc:
-        problem(where, str(exc))
+        return str(exc)
+    return None
 
 
 _CARD_FIELDS = {"card", "face_up"}
 
 
-def _lint_cards_in(value: Any, where: str, problem: Any) -> None:
-    """Card strings inside expectations (fields named card, face_up, cards, hands)."""
+def _lint_cards_in(value: Any, where: str, problem: Any,
+                   at: tuple[str | int, ...] = ()) -> None:
+    """Card strings inside expectations (fields named card, face_up, cards, hands). A
+    place's path is spelled out only where a problem is found."""
     if isinstance(value, dict):
         for key, item in value.items():
-            path = f"{where}.{key}"
-            if key in _CARD_FIELDS and isinstance(item, str) and not is_card(item):
-                problem(path, f"{item!r} is not a card (rank 7 8 9 10 J Q K A, then S H D C)")
+            if key in _CARD_FIELDS and isinstance(item, str):
+                if not is_card(item):
+                    problem(_path(where, (*at, key)),
+                            f"{item!r} is not a card (rank 7 8 9 10 J Q K A, then S H D C)")
             elif key in ("cards", "hands"):
-                _lint_card_list(item, path, problem)
-            else:
-                _lint_cards_in(item, path, problem)
+                _lint_card_list(item, _path(where, (*at, key)), problem)
+            elif isinstance(item, dict | list):
+                _lint_cards_in(item, where, problem, (*at, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            _lint_cards_in(item, f"{where}[{index}]", problem)
+            if isinstance(item, dict | list):
+                _lint_cards_in(item, where, problem, (*at, index))
+
+
+def _path(where: str, at: tuple[str | int, ...]) -> str:
+    return where + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in at)
 
 
 def _lint_card_list(value: Any, where: str, problem: Any) -> None:

@@ -222,17 +222,21 @@ def read_json(path: Path, problems: list[Problem]) -> Any:
 def fractions(value: Any) -> Iterator[str]:
     """A pack holds whole numbers only (seats, totals, counts): JSON Schema takes 1.0 for
     the integer 1, the runner does not, so every number written with a fraction or an
-    exponent is a problem at its place."""
-    stack: list[tuple[Any, str]] = [(value, "")]
+    exponent is a problem at its place (a place's path is spelled out only there)."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
     while stack:
         item, at = stack.pop()
         if isinstance(item, float):
             hint = f" (write {item:.0f})" if item.is_integer() else ""
-            yield f"at {at.lstrip('/') or '(top)'}: {item!r} is not a whole number{hint}"
+            place = "/".join(map(str, at)) or "(top)"
+            yield f"at {place}: {item!r} is not a whole number{hint}"
         elif isinstance(item, dict):
-            stack.extend((v, f"{at}/{k}") for k, v in item.items())
+            stack.extend((v, (*at, k)) for k, v in item.items() if isinstance(v, _NESTED))
         elif isinstance(item, list):
-            stack.extend((v, f"{at}/{i}") for i, v in enumerate(item))
+            stack.extend((v, (*at, i)) for i, v in enumerate(item) if isinstance(v, _NESTED))
+
+
+_NESTED = (dict, list, float)  # what `fractions` looks into or reports
 
 
 def _step(raw: Any) -> Step:
