@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +26,9 @@ from ..conformance.harness.pack import (
     file_label,
     read_json,
 )
-from ..conformance.harness.variants import Register, load_register
-from ..conformance.pack_tools.case_needs import (
-    CaseNeeds,
-    annotated,
-    case_needs,
-    needs_differ,
-)
+from ..conformance.harness.variants import load_register
+from ..conformance.pack_tools.case_needs import CaseNeeds, annotated, needs_differ
+from ..conformance.pack_tools.needs_cache import replay_needs
 from .console import console as make_console
 from .destinations import REFUSED, refuse
 from .options import add_jobs, negative_jobs, workers
@@ -148,12 +142,3 @@ def _alternative_differs(console: Console, label: str, case: Case, raw: dict[str
         console.print(f"{where}: {escape(difference)} (`baloot conform derive` writes derived "
                       "alternatives)")
     return len(found_lines)
-
-
-def replay_needs(cases: list[Case], register: Register, jobs: int) -> Iterator[CaseNeeds]:
-    """`case_needs` of each case, in order, in `jobs` worker processes."""
-    if jobs <= 1 or len(cases) < 2:
-        yield from (case_needs(case, register) for case in cases)
-        return
-    with ProcessPoolExecutor(min(jobs, len(cases))) as pool:
-        yield from pool.map(case_needs, cases, [register] * len(cases), chunksize=8)

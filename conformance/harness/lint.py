@@ -12,10 +12,12 @@ about a case pack without an engine.
 
 from __future__ import annotations
 
-from functools import lru_cache
+import hashlib
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from . import kept_results
 from .clauses import known_clause_ids
 from .pack import (
     Case,
@@ -26,9 +28,11 @@ from .pack import (
     Repeat,
     Step,
     case_files,
+    case_from_json,
     file_label,
     load_case_file,
     load_manifest,
+    read_json,
     split_seat,
 )
 from .protocol_notation import (
@@ -41,7 +45,9 @@ from .variants import Register, load_register
 
 
 def lint_pack(folder: Path, register: Register | None = None) -> tuple[Pack, list[Problem]]:
-    """Load and check a pack; the pack holds only the cases without problems."""
+    """Load and check a pack; the pack holds only the cases without problems. What a
+    file's check found is kept between runs (`kept_results`, kind `lint`) under a key of
+    the file's bytes, the register, the clause IDs and the linter's code."""
     register = register or load_register()
     problems: list[Problem] = []
     if not folder.is_dir():
@@ -54,23 +60,82 @@ def lint_pack(folder: Path, register: Register | None = None) -> tuple[Pack, lis
     good: list[Case] = []
     first_seen: dict[str, str] = {}
     for path in files:
-        for raw, case in load_case_file(path, problems, file_label(folder, path)):
-            found = lint_case(case, raw, register)
-            if case.id in first_seen:
-                found.append(
-                    Problem(
-                        case.file,
-                        f"duplicate id, first used in {first_seen[case.id]}",
-                        case.id,
-                        "id",
-                    )
-                )
-            else:
-                first_seen[case.id] = case.file
-            problems.extend(found)
-            if not found:
+        label = file_label(folder, path)
+        loaded, found = _linted_file(path, label, register)
+        problems.extend(found)
+        for case_id, case in loaded:
+            if case_id in first_seen:
+                problems.append(Problem(label, "duplicate id, first used in "
+                                        f"{first_seen[case_id]}", case_id, "id"))
+                continue
+            first_seen[case_id] = label
+            if case is not None:
                 good.append(case)
     return Pack(name, version, protocol, folder, good), problems
+
+
+LINT_FORMAT = 2  # of the kept findings of a file
+
+
+def _linted_file(path: Path, label: str, register: Register
+                 ) -> tuple[list[tuple[str, Case | None]], list[Problem]]:
+    """The id of each case of one file that follows the schema, with the case when it has
+    no problem of its own (None when it has), and the file's problems: kept from an earlier
+    run of the same key, or found now."""
+    kept = kept_results.cache_folder("lint")
+    key = None
+    if kept is not None:
+        try:
+            content = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            content = None
+        if content is not None:
+            key = kept_results.key_of(str(LINT_FORMAT), _lint_fingerprint(),
+                                      kept_results.register_part(register),
+                                      ",".join(sorted(known_clause_ids())), label, content)
+            data = kept_results.load(kept, key, LINT_FORMAT)
+            raw_file = read_json(path, []) if data is not None else None
+            if data is not None and isinstance(raw_file, dict):
+                raws = raw_file["cases"]
+                return ([(case_id, None if at is None else case_from_json(raws[at], label))
+                         for case_id, at in data["loaded"]],
+                        [Problem(*p) for p in data["problems"]])
+    problems: list[Problem] = []
+    loaded: list[tuple[str, Case | None]] = []
+    good: list[dict[str, Any]] = []
+    for raw, case in load_case_file(path, problems, label):
+        found = lint_case(case, raw, register)
+        problems.extend(found)
+        loaded.append((case.id, None if found else case))
+        if not found:
+            good.append(raw)
+    if kept is not None and key is not None:
+        raw_file = read_json(path, [])
+        where = iter(_positions(raw_file["cases"] if isinstance(raw_file, dict) else [], good))
+        kept_results.store(kept, key, LINT_FORMAT, {
+            "loaded": [[case_id, None if case is None else next(where)]
+                       for case_id, case in loaded],
+            "problems": [[p.file, p.message, p.case, p.where] for p in problems]})
+    return loaded, problems
+
+
+def _positions(every: list[Any], some: list[dict[str, Any]]) -> list[int]:
+    """Where each of `some`, a part of `every` in its order, stands in `every`."""
+    found: list[int] = []
+    at = 0
+    for item in some:
+        while every[at] != item:
+            at += 1
+        found.append(at)
+        at += 1
+    return found
+
+
+@cache
+def _lint_fingerprint() -> str:
+    schema = Path(__file__).parent.parent / "schema"
+    return kept_results.source_fingerprint([Path(__file__)],
+                                           files=tuple(sorted(schema.glob("*.json"))))
 
 
 def lint_case(case: Case, raw: dict[str, Any], register: Register) -> list[Problem]:
