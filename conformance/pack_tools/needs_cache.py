@@ -54,9 +54,9 @@ def replay_needs(cases: list[Case], register: Register, jobs: int) -> Iterator[C
             kept_results.store(folder, keys[at], FORMAT, {
                 "steps": needs.steps, "capabilities": needs.capabilities,
                 "problem": needs.problem})
-    for needs in found:
-        assert needs is not None
-        yield needs
+    for kept in found:
+        assert kept is not None
+        yield kept
 
 
 def _replayed(cases: list[Case], register: Register, jobs: int) -> Iterator[CaseNeeds]:

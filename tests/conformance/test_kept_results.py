@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import legal_case, write_pack
 
 from baloot.conformance.harness import kept_results, lint
 from baloot.conformance.harness.lint import lint_pack
-from baloot.conformance.harness.pack import Case
-from baloot.conformance.harness.variants import load_register
+from baloot.conformance.harness.pack import Case, Problem
+from baloot.conformance.harness.variants import Register, load_register
 from baloot.conformance.pack_tools import needs_cache
+from baloot.conformance.pack_tools.case_needs import CaseNeeds, case_needs
+
+from .conftest import legal_case, write_pack
 
 HARNESS = Path(lint.__file__).parent
 
@@ -75,9 +78,9 @@ def test_a_kept_lint_reads_back_what_a_fresh_lint_finds(
     linted: list[str] = []
     real = lint.lint_case
 
-    def counted(case: Case, *args: object) -> list[object]:
+    def counted(case: Case, raw: dict[str, Any], register: Register) -> list[Problem]:
         linted.append(case.id)
-        return real(case, *args)  # type: ignore[arg-type]
+        return real(case, raw, register)
 
     monkeypatch.setattr(lint, "lint_case", counted)
     assert _seen(folder) == fresh and linted == []  # read back
@@ -97,11 +100,11 @@ def test_kept_needs_are_read_back_and_a_changed_case_is_replayed(
     cases = list(pack.cases)
     first = list(needs_cache.replay_needs(cases, register, 1))
     replayed: list[str] = []
-    real = needs_cache.case_needs
+    real = case_needs
 
-    def counted(case: Case, register: object) -> object:
+    def counted(case: Case, register: Register) -> CaseNeeds:
         replayed.append(case.id)
-        return real(case, register)  # type: ignore[arg-type]
+        return real(case, register)
 
     monkeypatch.setattr(needs_cache, "case_needs", counted)
     assert list(needs_cache.replay_needs(cases, register, 1)) == first
