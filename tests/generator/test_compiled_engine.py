@@ -14,8 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from mypy.version import __version__ as mypy_version
 
 from baloot.backends.python import compiled_engine, generate
+from baloot.conformance.harness import kept_results
 from baloot.grammar.parser import load_spec
 from baloot.reference_impl import is_compiled
 
@@ -53,8 +55,12 @@ def test_the_interpreted_engine_says_it_is_not_compiled() -> None:
 def test_the_compiled_build_plays_as_the_interpreted_engine(tmp_path: Path) -> None:
     """One test for everything that needs the build, so it is built once (a module
     fixture would build it once on each test worker). Built unoptimised: the same C, made
-    sooner (the benchmark builds it optimised)."""
-    build = compiled_engine.build(SPEC, tmp_path / "engine", opt_level="0").folder
+    sooner (the benchmark builds it optimised). Built where the project keeps results
+    between runs (`kept_results`, kind `compiled`), in a folder named by the compiler's
+    version: a build of the same digest is kept there, as `build` keeps one anywhere."""
+    kept = kept_results.cache_folder("compiled")
+    folder = tmp_path / "engine" if kept is None else kept / f"mypyc-{mypy_version}-O0"
+    build = compiled_engine.build(SPEC, folder, opt_level="0").folder
     assert_every_generated_module_is_compiled(build)
     assert_the_same_games_are_played(build)
     again = compiled_engine.build(SPEC, build, opt_level="0")  # nothing changed: kept
