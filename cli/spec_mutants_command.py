@@ -25,6 +25,7 @@ from rich.table import Table
 
 from ..conformance.harness.pack import Case
 from ..conformance.mutants.causes import GROUND, second_causes
+from ..conformance.mutants.designed_deals import designed_setups
 from ..conformance.mutants.differential import setups_of
 from ..conformance.mutants.live import LiveSpec
 from ..conformance.mutants.operators import SpecMutant, spec_mutants
@@ -167,7 +168,8 @@ def _run(args: argparse.Namespace, spec: Spec, every: list[SpecMutant], shard: S
     live = LiveSpec(spec)
     by_id = {mt.id: mt for mt in run.mutants}
     witnesses = analyse_survivors(live, report, by_id, games=args.games,
-                                  jobs=max(1, args.jobs), setups=setups_of(cases),
+                                  jobs=max(1, args.jobs),
+                                  setups=[*designed_setups(), *setups_of(cases)],
                                   thin=args.thin)
     if args.write_cases and witnesses:
         written = write_cases(live, witnesses, by_id, args.write_cases,

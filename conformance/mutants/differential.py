@@ -19,12 +19,14 @@ difference), where it refuses or fails on an action the reference took, or where
 it takes (or is changed by) an action the reference refused, is a difference:
 a `Witness`, from which a case is written (`synthesis.py`).
 
-After the random games, up to `SEEDED_GAMES` more start where the pack's own
-cases start (`Setup`: a case's dealer, deck, running totals and pinned readings,
-those citing the mutant's clauses first, then those pinning readings), and are
-played on at random the same way: a deal a case was written for (four aces in
-one hand, a sweep, totals at the gate) is rare in random deals, and the play
-from it reaches the rules its case stops short of.
+After the random games, more start where the pack's own cases start, and from
+the designed deals (`designed_deals.py`) (`Setup`: a dealer, deck, running totals
+and pinned readings, those citing the mutant's clauses first, then those pinning
+readings, at most `SEEDED_GAMES` starts), and are played on at random the same
+way: a deal a case was written for (four aces in one hand, a sweep, totals at the
+gate) is rare in random deals, and the play from it reaches the rules its case
+stops short of. A designed deal plays its opening actions first (the bidding and
+the raise that lead where it is for), and as many games as it says.
 
 No difference in the games played makes a mutant "probably equivalent", which
 excuses nothing (`equivalence.py` proves or does not). A game where the mutant
@@ -66,6 +68,9 @@ class Setup:
     pins: tuple[tuple[str, str], ...]
     clauses: frozenset[str]
     cases: frozenset[str] = frozenset()  # the ids of the cases that start here
+    opening: tuple[str, ...] = ()  # actions played first, before the random ones
+    games: int = 1  # seeded games played from here
+    deal: str | None = None  # the designed deal's name (`designed_deals.py`), if one
 
 
 def setups_of(cases: Iterable[Case]) -> list[Setup]:
@@ -131,6 +136,7 @@ class Witness:
     expected: Any
     actual: Any
     totals: list[int] | None = None  # the running totals the game started from
+    deal: str | None = None  # the designed deal the game started from, if one
 
 
 @dataclass
@@ -141,6 +147,8 @@ class _Game:
     deck: list[str]
     later_decks: list[list[str]]  # the decks of the deals after the first
     totals: list[int] | None = None
+    opening: tuple[str, ...] = ()  # the first actions, taken as they are
+    deal: str | None = None  # the designed deal it starts from, if one
 
 
 def _record(game: Any) -> tuple[int | None, list[str], dict[str, Any], dict[str, Any] | None]:
@@ -189,7 +197,8 @@ def _play_reference(g: _Game, rng: random.Random, style: int = 0) -> list[Step]:
         probe = None
         if len(decks) == len(g.later_decks) and rng.random() < PROBE_CHANCE:
             probe = _probe(game, state, legal, rng)
-        action = _pick(legal, rng, style)
+        opening = len(steps) < len(g.opening)
+        action = g.opening[len(steps)] if opening else _pick(legal, rng, style)
         steps.append(Step(seat, legal, state, result, action, probe=probe))
         game.apply(action)
     return steps
@@ -308,12 +317,16 @@ def _games(mutant: SpecMutant, profiles: tuple[str, ...], games: int, rng: rando
                                 later, totals)
     if games <= 0:
         return
-    for number, setup in enumerate(seeded_setups(setups, mutant, avoid)):
-        later = [shuffled_deck(rng.randrange(10**9)) for _ in range(ROUNDS - 1)]
-        yield number % 3, _Game(profiles[number % len(profiles)],
-                                {**dict(setup.pins), **mutant.pins()}, setup.dealer,
-                                list(setup.deck), later,
-                                None if setup.totals is None else list(setup.totals))
+    number = 0
+    for setup in seeded_setups(setups, mutant, avoid):
+        for _ in range(setup.games):
+            later = [shuffled_deck(rng.randrange(10**9)) for _ in range(ROUNDS - 1)]
+            yield number % 3, _Game(profiles[number % len(profiles)],
+                                    {**dict(setup.pins), **mutant.pins()}, setup.dealer,
+                                    list(setup.deck), later,
+                                    None if setup.totals is None else list(setup.totals),
+                                    setup.opening, setup.deal)
+            number += 1
 
 
 def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
@@ -350,7 +363,7 @@ def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
             after = steps[index + 1] if index + 1 < len(steps) else None
             return Witness(mutant.id, g.profile, dict(g.overrides), g.dealer, g.deck,
                            steps[:index], steps[index], after, what, expected, actual,
-                           None if g.totals is None else list(g.totals))
+                           None if g.totals is None else list(g.totals), g.deal)
     return None
 
 

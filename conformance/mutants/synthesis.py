@@ -140,12 +140,19 @@ def case_of(live: LiveSpec, witness: Witness, mutant: SpecMutant, case_id: str
         ],
         "expect": expect,
         "note": f"Written from a witness of spec mutant {mutant.id}: seeded random play "
-                f"under {witness.profile} until the mutant and the reference differ "
-                "(`baloot conform mutants --spec --write-cases`).",
+                f"under {witness.profile}{_from_deal(witness)} until the mutant and the "
+                "reference differ (`baloot conform mutants --spec --write-cases`).",
     }
     if then:
         case["then"] = then
     return case
+
+
+def _from_deal(witness: Witness) -> str:
+    if witness.deal is None:
+        return ""
+    return (f", from the designed deal {witness.deal} (conformance/mutants/designed_deals.json"
+            ", its opening actions first)")
 
 
 def _what_is_checked(witness: Witness) -> str:
