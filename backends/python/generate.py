@@ -23,6 +23,7 @@ import re
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path, PurePath
 
 from ...grammar import model as m
@@ -494,10 +495,17 @@ def _finish(lines: list[str]) -> str:
     black is pinned to one version in pyproject.toml: the output is the same
     byte for byte wherever it runs.
     """
+    text = "\n".join(lines).rstrip() + "\n"
+    return _black(re.sub(r"\n{4,}", "\n\n\n", text))
+
+
+@lru_cache(maxsize=64)
+def _black(text: str) -> str:
+    """black's formatting of a module, kept in the process: black takes most of a
+    generation's time, and a process that generates the engine again (a check, a build, a
+    spec mutant whose other modules are unchanged) formats the same text again."""
     import black
 
-    text = "\n".join(lines).rstrip() + "\n"
-    text = re.sub(r"\n{4,}", "\n\n\n", text)
     return black.format_str(text, mode=black.Mode(line_length=WIDTH,
                                                   target_versions={black.mode.TargetVersion.PY311}))
 
