@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mutant_lookup import one
@@ -17,13 +18,13 @@ from baloot.conformance.mutants.designed_deals import (
     DesignedDealError,
     designed_setups,
 )
-from baloot.conformance.mutants.differential import find_witness
+from baloot.conformance.mutants.differential import Setup, find_witness
 from baloot.conformance.mutants.live import LiveSpec
 from baloot.conformance.mutants.operators import SpecMutant
 from baloot.reference_impl import new_game
 
 
-def _sweep() -> tuple[dict[str, object], object]:
+def _sweep() -> tuple[dict[str, Any], Setup]:
     raw = next(d for d in json.loads(DEALS_FILE.read_text(encoding="utf-8"))["deals"]
                if d["name"] == "doubled-sweep-with-baloot")
     setup = next(s for s in designed_setups() if s.deal == raw["name"])
@@ -53,7 +54,7 @@ def test_the_doubled_sweep_is_a_kaboot_with_a_baloot_whatever_is_played() -> Non
             game.apply(action)
         while game.legal_actions():
             game.apply(rng.choice(game.legal_actions()))
-        result = game.round_result()
+        result: dict[str, Any] | None = game.round_result()
         assert result is not None
         assert result["kaboot"] == 0 and result["multiplier"] >= 2, (seed, result)
         assert [p["kind"] for p in result["projects"][0]] == ["baloot"], (seed, result)
