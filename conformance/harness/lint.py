@@ -94,12 +94,11 @@ def _linted_file(path: Path, label: str, register: Register
                                       kept_results.register_part(register),
                                       ",".join(sorted(known_clause_ids())), label, content)
             data = kept_results.load(kept, key, LINT_FORMAT)
-            raw_file = read_json(path, []) if data is not None else None
-            if data is not None and isinstance(raw_file, dict):
-                raws = raw_file["cases"]
-                return ([(case_id, None if at is None else case_from_json(raws[at], label))
-                         for case_id, at in data["loaded"]],
-                        [Problem(*p) for p in data["problems"]])
+            try:
+                if data is not None and (read := _read_back(path, label, data)) is not None:
+                    return read, [Problem(*p) for p in data["problems"]]
+            except (KeyError, TypeError, ValueError, IndexError):
+                pass  # a kept file that does not read as one: linted afresh, and kept again
     problems: list[Problem] = []
     loaded: list[tuple[str, Case | None]] = []
     good: list[dict[str, Any]] = []
@@ -110,22 +109,45 @@ def _linted_file(path: Path, label: str, register: Register
         if not found:
             good.append(raw)
     if kept is not None and key is not None:
-        raw_file = read_json(path, [])
-        where = iter(_positions(raw_file["cases"] if isinstance(raw_file, dict) else [], good))
-        kept_results.store(kept, key, LINT_FORMAT, {
-            "loaded": [[case_id, None if case is None else next(where)]
-                       for case_id, case in loaded],
-            "problems": [[p.file, p.message, p.case, p.where] for p in problems]})
+        places = _positions(_case_list(path) or [], good) if good else []
+        if places is not None:
+            where = iter(places)
+            kept_results.store(kept, key, LINT_FORMAT, {
+                "loaded": [[case_id, None if case is None else next(where)]
+                           for case_id, case in loaded],
+                "problems": [[p.file, p.message, p.case, p.where] for p in problems]})
     return loaded, problems
 
 
-def _positions(every: list[Any], some: list[dict[str, Any]]) -> list[int]:
-    """Where each of `some`, a part of `every` in its order, stands in `every`."""
+def _read_back(path: Path, label: str, data: dict[str, Any]
+               ) -> list[tuple[str, Case | None]] | None:
+    """The kept cases of a file, made again from its JSON at the places kept (None when
+    the file no longer reads so: it is linted afresh)."""
+    places = [at for _, at in data["loaded"] if at is not None]
+    raws = _case_list(path) if places else []
+    if raws is None or any(at >= len(raws) for at in places):
+        return None
+    return [(case_id, None if at is None else case_from_json(raws[at], label))
+            for case_id, at in data["loaded"]]
+
+
+def _case_list(path: Path) -> list[Any] | None:
+    """The list of cases of a case file, or None when it has none."""
+    data = read_json(path, [])
+    cases = data.get("cases") if isinstance(data, dict) else None
+    return cases if isinstance(cases, list) else None
+
+
+def _positions(every: list[Any], some: list[dict[str, Any]]) -> list[int] | None:
+    """Where each of `some`, a part of `every` in its order, stands in `every` (None when
+    one is not there)."""
     found: list[int] = []
     at = 0
     for item in some:
-        while every[at] != item:
+        while at < len(every) and every[at] != item:
             at += 1
+        if at == len(every):
+            return None
         found.append(at)
         at += 1
     return found

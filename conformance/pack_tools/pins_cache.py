@@ -5,10 +5,11 @@ changed.
 Each case's `CaseCheck` (every run's verdict and message) is stored as JSON under a
 key that hashes everything its runs depend on: the case as loaded (every field), the
 profiles checked and the register's variants and profiles, and the source of the
-reference engine, of the pins check and of every module of the package they import (the
-harness that runs the case, the in-process adapters), and the protocol's schemas. A
-change to any of them is another key, so a kept verdict is the one a fresh run would
-give.
+reference engine, of the pins check (`pins.py`, this module) and of every module of the
+package they import (the harness that runs the case, the in-process adapters, the noting
+readings), and the protocol's schemas. The report and the fixes made from the verdicts
+are no part of it. A change to any of them is another key, so a kept verdict is the one a
+fresh run would give.
 
 The folder is `$BALOOT_CACHE_DIR/pins`, else `$XDG_CACHE_HOME/baloot/pins`, else
 `~/.cache/baloot/pins`; `BALOOT_CACHE_DIR=off` keeps nothing.
@@ -38,11 +39,13 @@ def cache_folder() -> Path | None:
 
 @cache
 def code_fingerprint() -> str:
-    """A hash of the source of every module a case's runs go through."""
+    """A hash of the source of every module a case's runs go through: the check
+    (`pins.py`, which plays them) and the modules it imports, not the report or the fixes
+    made from its verdicts."""
     here = Path(__file__).parent
     return kept_results.source_fingerprint(
-        [Path(runner_module.__file__), Path(inprocess_module.__file__),
-         *sorted(here.glob("pins*.py"))],
+        [Path(runner_module.__file__), Path(inprocess_module.__file__), here / "pins.py",
+         Path(__file__)],
         folders=(Path(engine_package.__file__).parent,),
         files=tuple(sorted((Path(runner_module.__file__).parent.parent / "schema")
                            .glob("*.json"))))

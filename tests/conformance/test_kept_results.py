@@ -20,6 +20,7 @@ from baloot.conformance.pack_tools.case_needs import CaseNeeds, case_needs
 from .conftest import legal_case, write_pack
 
 HARNESS = Path(lint.__file__).parent
+PACK_TOOLS = Path(needs_cache.__file__).parent
 
 
 def test_the_import_closure_follows_the_package_imports_and_nothing_else() -> None:
@@ -31,6 +32,11 @@ def test_the_import_closure_follows_the_package_imports_and_nothing_else() -> No
     # the linter is no part of a run: a change to it keeps the pins check's key
     assert "conformance/harness/lint.py" not in names
     assert "conformance/harness/protocol_notation.py" not in names
+    pins_check = {p.relative_to(kept_results.PACKAGE_ROOT).as_posix()
+                  for p in kept_results.import_closure([PACK_TOOLS / "pins.py",
+                                                        PACK_TOOLS / "pins_cache.py"])}
+    assert "conformance/pack_tools/pins_trace.py" in pins_check
+    assert "conformance/harness/lint.py" not in pins_check
     linter = {p.relative_to(kept_results.PACKAGE_ROOT).as_posix()
               for p in kept_results.import_closure([HARNESS / "lint.py"])}
     assert {"conformance/harness/pack.py", "conformance/harness/protocol_notation.py"} <= linter
@@ -57,6 +63,8 @@ def _broken_pack(folder: Path) -> Path:
     ])
     (folder / "more.json").write_text(json.dumps({"cases": [
         legal_case("twice"), legal_case("bad-action", actions=["0: hokum X"])]}))
+    (folder / "none.json").write_text(json.dumps({"case": []}))  # no list of cases
+    (folder / "torn.json").write_text('{"cases": [')  # no JSON
     return folder
 
 
@@ -74,7 +82,13 @@ def test_a_kept_lint_reads_back_what_a_fresh_lint_finds(
     assert any("duplicate id" in p for p in fresh[1]) and any("NOPE.1" in p for p in fresh[1])
     monkeypatch.setenv("BALOOT_CACHE_DIR", str(tmp_path / "kept"))
     assert _seen(folder) == fresh  # found, and kept
-    assert len(list((tmp_path / "kept" / "lint").rglob("*.json"))) == 2
+    assert any("expected an object" in p for p in fresh[1])
+    assert any("not valid JSON" in p for p in fresh[1])
+    assert len(list((tmp_path / "kept" / "lint").rglob("*.json"))) == 4
+    for kept in (tmp_path / "kept" / "lint").rglob("*.json"):
+        if "twice" in kept.read_text(encoding="utf-8"):
+            kept.write_text('{"format": 2, "loaded": "torn"}')  # a kept file gone bad
+    assert _seen(folder) == fresh
     linted: list[str] = []
     real = lint.lint_case
 
