@@ -248,8 +248,8 @@ def apply_action(readings: Readings, game: Game, action: Action) -> Game:
 
 def apply_legal_action(readings: Readings, game: Game, action: Action) -> Game:
     """The state after an action that legal_actions has just listed for this very state: the same
-    as apply_action gives, without judging again what is known to be legal; a card goes straight
-    to its effect.
+    as apply_action gives, without judging again what is known to be legal; a card (listed only
+    in the play) goes straight to its effect.
 
     GAME.1: A game is played as a series of rounds, and each round has three phases: the
         bidding, then the play of the tricks, then the scoring.
@@ -258,7 +258,7 @@ def apply_legal_action(readings: Readings, game: Game, action: Action) -> Game:
 
     Spec: spec/game.baloot:147.
     """
-    if game.phase == Phase.PLAYING and action.kind == ActionKind.PLAY_CARD:
+    if action.kind == ActionKind.PLAY_CARD:
         return play_rules.card_played(readings, game, play_rules.to_play(game), action.cards[0])
     return apply_action(readings, game, action)
 
