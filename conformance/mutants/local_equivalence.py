@@ -5,7 +5,11 @@ The proof looks only at the change and the expression around it, so it holds
 whatever the rule's arguments, the game or the readings are:
 
 - a comparison whose operator or number changed is translated to z3 over the
-  integers. `len(...)` is a fresh integer at least 0; a `const` is its value;
+  integers, with what the conditions on the way to it say of the same operands
+  (`path_facts.py`: a branch taken, a `require` passed, an earlier `if` that
+  returns not taken). `len(...)` is a fresh integer at least 0; a field of a record
+  that the rules set only to numbers written out or looked up (`session`, 1 or 2:
+  `field_domains.py`) is one of those; a `const` is its value;
   `+`, `-` and `*` of those are themselves; any other operand is a fresh
   integer (the same operand, the same integer). Reading a value of another type
   (a suit, a truth value, none) as an unconstrained integer allows more values
@@ -28,7 +32,9 @@ from typing import Any
 from ...grammar import model as m
 from ...grammar.boundaries import COMPARISONS
 from ...grammar.walk import located, parents, walk_body
+from .field_domains import field_domains
 from .operators import DROP, SpecMutant, rebuilt
+from .path_facts import path_facts
 
 _ARITHMETIC_HOLDERS = (*COMPARISONS, "+", "-", "*")
 _ATOMS = (m.Name, m.IntLit, m.BoolLit, m.StrLit, m.NoneLit)
@@ -62,6 +68,7 @@ class _Integers:
 
         self.z3 = z3
         self.consts = {c.name: c.value for c in spec.consts}
+        self.domains = field_domains(spec)
         self.local_names = local_names
         self.atoms: dict[Any, Any] = {}
         self.facts: list[Any] = []
@@ -84,12 +91,32 @@ class _Integers:
             if isinstance(e, m.Call) and isinstance(e.func, m.Name) and e.func.name == "len" \
                     and "len" not in self.local_names:
                 self.facts.append(atom >= 0)
+            if isinstance(e, m.FieldOf) and e.field in self.domains:
+                self.facts.append(z3.Or(*(atom == v for v in sorted(self.domains[e.field]))))
         return self.atoms[key]
 
     def compare(self, e: m.BinOp) -> Any:
         left, right = self.term(e.left), self.term(e.right)
         return {"<": left < right, "<=": left <= right, ">": left > right,
                 ">=": left >= right, "==": left == right, "!=": left != right}[e.op]
+
+    def condition(self, e: m.Expr) -> Any:
+        """A condition of comparisons joined by `and`, `or`, `not`, as a z3 truth value;
+        None when some part of it is not one."""
+        z3 = self.z3
+        if isinstance(e, m.BoolLit):
+            return z3.BoolVal(e.value)
+        if isinstance(e, m.UnaryOp) and e.op == "not":
+            inner = self.condition(e.operand)
+            return None if inner is None else z3.Not(inner)
+        if isinstance(e, m.BinOp) and e.op in ("and", "or"):
+            left, right = self.condition(e.left), self.condition(e.right)
+            if left is None or right is None:
+                return None
+            return z3.And(left, right) if e.op == "and" else z3.Or(left, right)
+        if isinstance(e, m.BinOp) and e.op in COMPARISONS:
+            return self.compare(e)
+        return None
 
 
 def _comparison_around(site: Any, holders: dict[int, Any]) -> m.BinOp | None:
@@ -123,11 +150,16 @@ def equal_comparison(spec: m.Spec, rule: m.Rule, site: Any, new: Any) -> bool:
     z3 = integers.z3
     try:
         differ = integers.compare(around) != integers.compare(changed)
+        known = []
+        for fact in path_facts(rule, around):
+            condition = integers.condition(fact.condition)
+            if condition is not None:
+                known.append(condition if fact.holds else z3.Not(condition))
     except (z3.Z3Exception, KeyError):
         return False
     solver = z3.Solver()
     solver.set("timeout", 5_000)
-    solver.add(*integers.facts, differ)
+    solver.add(*integers.facts, *known, differ)
     return bool(solver.check() == z3.unsat)
 
 
