@@ -14,6 +14,9 @@ computes:
 - `dead_field`: the change is confined to one field of a game the rule hands back
   in a phase where no rule of the engine and no reply reads that field
   (`dead_fields.py`: `stage` once the round waits for its next deal, say);
+- `order_free`: two items of a list swapped, where the list is only joined into the
+  legal actions (a set in the protocol's reply) or asked what it holds
+  (`order_free.py`);
 - `enumeration`: every parameter of the rule ranges over a small finite
   domain (truth values, enum members, value records of them such as a card,
   or none of these), and so do the readings it consults: the mutated rule and
@@ -48,13 +51,14 @@ from .gates import reached_by_engine
 from .live import LiveSpec
 from .local_equivalence import by_local_algebra
 from .operators import SpecMutant
+from .order_free import by_order_free
 
 ENUMERATION_LIMIT = 200_000  # calls of each version, at most, before enumeration gives up
 
 
 @dataclass(frozen=True)
 class Equivalence:
-    method: str  # same_code, unreached, local, dead_field, enumeration or z3
+    method: str  # same_code, unreached, local, dead_field, order_free, enumeration or z3
     detail: str
 
 
@@ -182,4 +186,7 @@ def equivalence(live: LiveSpec, mutant: SpecMutant) -> Equivalence | None:
     dead = by_dead_field(live.spec, mutant)
     if dead is not None:
         return Equivalence("dead_field", dead)
+    unordered = by_order_free(live.spec, mutant)
+    if unordered is not None:
+        return Equivalence("order_free", unordered)
     return by_enumeration(live, mutant) or by_z3(live.spec, mutant)

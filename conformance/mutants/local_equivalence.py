@@ -50,12 +50,12 @@ def _locals(rule: m.Rule) -> set[str]:
     return names
 
 
-def _without_pos(node: Any) -> Any:
+def without_pos(node: Any) -> Any:
     """A key for a node that two copies at other places share."""
     if isinstance(node, tuple):
-        return tuple(_without_pos(n) for n in node)
+        return tuple(without_pos(n) for n in node)
     if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return (type(node).__name__, *(_without_pos(getattr(node, f.name))
+        return (type(node).__name__, *(without_pos(getattr(node, f.name))
                                        for f in dataclasses.fields(node) if f.name != "pos"))
     return node
 
@@ -84,7 +84,7 @@ class _Integers:
         if isinstance(e, m.BinOp) and e.op in ("+", "-", "*"):
             left, right = self.term(e.left), self.term(e.right)
             return {"+": left + right, "-": left - right, "*": left * right}[e.op]
-        key = _without_pos(e)
+        key = without_pos(e)
         if key not in self.atoms:
             atom = z3.Int(f"v{len(self.atoms)}")
             self.atoms[key] = atom
@@ -175,7 +175,7 @@ def same_members(rule: m.Rule, site: Any, new: Any) -> bool:
         return False
     if not all(isinstance(item, _ATOMS) for item in (*site.items, *new.items)):
         return False
-    return {_without_pos(i) for i in site.items} == {_without_pos(i) for i in new.items}
+    return {without_pos(i) for i in site.items} == {without_pos(i) for i in new.items}
 
 
 def by_local_algebra(spec: m.Spec, mutant: SpecMutant) -> str | None:

@@ -1,5 +1,6 @@
-"""Local proofs with what is known where a comparison stands: the conditions on the way
-to it (`path_facts.py`) and the numbers a field is ever set to (`field_domains.py`)."""
+"""Proofs of equivalence from what is known where a change stands: the conditions on the way
+to it (`path_facts.py`), the numbers a field is ever set to (`field_domains.py`), and lists
+only ever used as sets (`order_free.py`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from mutant_lookup import one
 from baloot.conformance.mutants.field_domains import field_domains
 from baloot.conformance.mutants.local_equivalence import by_local_algebra
 from baloot.conformance.mutants.operators import SpecMutant
+from baloot.conformance.mutants.order_free import by_order_free
 from baloot.conformance.mutants.path_facts import path_facts
 from baloot.grammar import model as m
 from baloot.grammar.checks import check_spec
@@ -107,3 +109,20 @@ def test_guards_and_field_numbers_prove_comparisons_the_cases_cannot_tell_apart(
                                       "`==` into `>=`"))
     assert by_local_algebra(spec, one(mutants, "hokum_bid/comparison/spec/bidding:190:6",
                                       "`==` into `>`")) is None
+
+
+def test_a_list_only_joined_into_the_legal_actions_may_be_reordered(
+        spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
+    # sun_calls' [sun, ashkal] joins the bidding's legal actions, which the protocol's
+    # `legal` reply holds as a set, and is asked `action in ...`
+    assert by_order_free(spec, one(mutants, "sun_calls/list/spec/bidding:98",
+                                   "items 1 and 2 of a list swapped"))
+    # the other raisers in turn: who is asked first is seen (the pack kills it)
+    assert by_order_free(spec, one(mutants, "opponents_in_turn/list/spec/raises:31",
+                                   "items 1 and 2 of a list swapped")) is None
+    # the team list [0, 1] is read by index (scores per team)
+    assert by_order_free(spec, one(mutants, "teams/list/spec/cards:35",
+                                   "items 1 and 2 of a list swapped")) is None
+    # dropping an item changes which actions there are
+    assert by_order_free(spec, one(mutants, "sun_calls/list/spec/bidding:98",
+                                   "item 1 of a list dropped")) is None
