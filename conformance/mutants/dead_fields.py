@@ -1,30 +1,30 @@
-"""Proving a spec mutant equivalent because what it changes is never read.
+"""Proving a spec mutant equivalent because the field it changes is never read: the game
+it changes is handed on, through lets, record updates and other rules, into the states
+the engine keeps, and no rule and no reply ever reads that field of it (the bidding's
+`stage` once the contract is made, say).
 
-Some fields of a `Game` are bookkeeping for one phase: the bidding's `stage` and
-`asking`, say. Once a round waits for its next deal, nothing reads them again:
-the next deal builds a new game from the dealer, the deck and the totals. A
-mutant that changes only such a field, in a game it hands back in such a phase,
-changes nothing an engine shows. The proof has two parts, both over the spec's
-model:
+The mutant changes one field `f` of one record update (`_changed_update`): the field
+left out, or an enum member or truth value inside its value, which cannot fail where
+the original succeeds. Call the game that update makes a *carrier*: it equals the reference's
+game but perhaps in `f`. A walk follows every carrier, knowing the phases it can be in:
 
-- **What a phase reads** (`live_fields`): the rules the engine's runtime calls
-  (`hooks engine`) are walked with the game's phase known to lie in a set. A
-  condition on the phase (`==`, `!=`, `in`, `not in`, `and`, `or`, `not`) that
-  the set decides takes only its branch; a `require` it decides false refuses
-  there. Every field read of the game (`game.f`) is noted; the game passed
-  whole to another rule walks that rule the same way; any other use of the
-  whole game counts as reading every field. The fields the protocol's `state`
-  reply shows, and the last round's result, are read too.
-- **What the mutant changes** (`_changed_update`): the change is one field of one
-  record update (`game with { f = ... }`): the field left out, or an enum
-  member or truth value inside its value, which cannot fail where the original
-  succeeds. That update is handed back by its rule as is (returned, or kept in a
-  `let` used only as the base of returned updates), with its phase set to
-  members of the set, and the rule is called only in the tail of its callers
-  (`return rule(...)`), up to a rule the runtime calls.
+- `c.g` reads field `g` of it: the same value as the reference's unless `g` is `f`,
+  which is a read of `f` (the proof fails);
+- `c with { ... }` is a carrier again, unless the update sets `f` (then it equals the
+  reference's); a `phase = ...` of named phases says its phases;
+- a `let` keeps a carrier under a name; `return` hands it to the rule's callers;
+- a carrier passed to a rule's `Game` parameter is walked in that rule the same way; the
+  call is a carrier where that rule may return one;
+- a condition on a carrier's phase that its phases decide takes only its branch;
+- any other use (a carrier in a list, a record built with it, compared, passed to a
+  parameter of another type) is not followed: the proof fails.
 
-When the field is not among those the phase reads, the mutant's game differs
-from the reference's only where no rule and no reply looks.
+Every rule whose walk returns a carrier is itself a source for its callers, up to the
+rules the runtime calls (`hooks engine`), whose returned game becomes the engine's state.
+A carrier state is then walked through every rule the runtime calls, phase by phase,
+until no new phase comes: a state built afresh (the next deal's) is no carrier. The
+protocol's `state` and `result` replies show their fields (`reported_fields`); if `f` is
+not among them and no walk reads it, the mutant's replies are the reference's.
 """
 
 from __future__ import annotations
@@ -37,9 +37,7 @@ from ...grammar.walk import children, located, parents, walk_body
 from ..protocol.fields import protocol_fields
 from .operators import SpecMutant
 
-
-class _Whole(Exception):
-    """The game is used whole, in a way the walk does not follow."""
+Phases = frozenset[str]
 
 
 def _phase_members(spec: m.Spec) -> set[str]:
@@ -51,150 +49,11 @@ def _game_params(rule: m.Rule) -> list[int]:
             if isinstance(p.type, m.PlainType) and p.type.name == "Game"]
 
 
-class _Reads:
-    """The fields a walk with the phase in `phases` reads of the tracked games."""
-
-    def __init__(self, spec: m.Spec, phases: frozenset[str]) -> None:
-        self.phases = phases
-        self.rules = {r.name: r for r in spec.rules}
-        self.members = _phase_members(spec)
-        self.fields: set[str] = set()
-        self.walked: set[tuple[str, int]] = set()
-
-    def rule(self, name: str, index: int) -> None:
-        if (name, index) in self.walked:
-            return
-        self.walked.add((name, index))
-        rule = self.rules[name]
-        self.block(rule.body, {rule.params[index].name})
-
-    # -- statements: True when every path through them returns or refuses --------------
-
-    def block(self, body: tuple[m.Stmt, ...], games: set[str]) -> bool:
-        games = set(games)
-        for stmt in body:
-            if isinstance(stmt, m.Let):
-                self.expr(stmt.value, games)
-                games.discard(stmt.name)
-            elif isinstance(stmt, m.Return):
-                self.expr(stmt.value, games)
-                return True
-            elif isinstance(stmt, m.Require):
-                self.expr(stmt.condition, games)
-                if self.truth(stmt.condition, games) is False:
-                    return True
-            elif isinstance(stmt, m.If):
-                if self.if_(stmt, games):
-                    return True
-            elif isinstance(stmt, m.Choose):
-                ends = [self.block(case.body, games) for case in stmt.cases]
-                if all(ends):
-                    return True
-            else:
-                raise _Whole
-        return False
-
-    def if_(self, stmt: m.If, games: set[str]) -> bool:
-        ends = True
-        for branch in stmt.branches:
-            self.expr(branch.condition, games)
-            truth = self.truth(branch.condition, games)
-            if truth is False:
-                continue
-            ends = self.block(branch.body, games) and ends
-            if truth is True:
-                return ends
-        if stmt.otherwise is None:
-            return False
-        return self.block(stmt.otherwise, games) and ends
-
-    # -- conditions on the phase -----------------------------------------------------------
-
-    def truth(self, e: m.Expr, games: set[str]) -> bool | None:
-        """The condition's value when the phase set decides it, else None."""
-        if isinstance(e, m.UnaryOp) and e.op == "not":
-            inner = self.truth(e.operand, games)
-            return None if inner is None else not inner
-        if not isinstance(e, m.BinOp):
-            return None
-        if e.op in ("and", "or"):
-            left, right = self.truth(e.left, games), self.truth(e.right, games)
-            if e.op == "and":
-                return False if False in (left, right) else (True if left and right else None)
-            return True if True in (left, right) else (False if left is right is False else None)
-        if not self.is_phase(e.left, games):
-            return None
-        named = self.named_phases(e.right)
-        if named is None:
-            return None
-        if e.op in ("==", "in"):
-            inside = True
-        elif e.op in ("!=", "not in"):
-            inside = False
-        else:
-            return None
-        if self.phases <= named:
-            return inside
-        if not self.phases & named:
-            return not inside
-        return None
-
-    def is_phase(self, e: m.Expr, games: set[str]) -> bool:
-        return isinstance(e, m.FieldOf) and e.field == "phase" \
-            and isinstance(e.base, m.Name) and e.base.name in games
-
-    def named_phases(self, e: m.Expr) -> frozenset[str] | None:
-        items = e.items if isinstance(e, m.ListLit) else (e,)
-        if all(isinstance(i, m.Name) and i.name in self.members for i in items):
-            return frozenset(i.name for i in items if isinstance(i, m.Name))
-        return None
-
-    # -- reads ---------------------------------------------------------------------------
-
-    def expr(self, e: Any, games: set[str]) -> None:
-        if isinstance(e, m.FieldOf) and isinstance(e.base, m.Name) and e.base.name in games:
-            self.fields.add(e.field)
-            return
-        if isinstance(e, m.Name) and e.name in games:
-            raise _Whole
-        if isinstance(e, m.Call) and isinstance(e.func, m.Name) and e.func.name in self.rules:
-            for index, arg in enumerate(e.args):
-                if isinstance(arg, m.Name) and arg.name in games:
-                    if index not in _game_params(self.rules[e.func.name]):
-                        raise _Whole
-                    self.rule(e.func.name, index)
-                else:
-                    self.expr(arg, games)
-            for kw in e.kwargs:
-                self.expr(kw.value, games)
-            return
-        if isinstance(e, m.CompFor) and e.target in games:
-            raise _Whole  # a loop variable named as a game: not followed
-        for child in children(e):
-            self.expr(child, games)
-
-
 def reported_fields(spec: m.Spec) -> frozenset[str]:
     """The fields of a game the protocol shows: the `state` reply's and the last result."""
     shown = set(protocol_fields().state.names) | {"last_result"}
     game = next(r for r in spec.records if r.name == "Game")
     return frozenset(f.name for f in game.fields if f.name in shown)
-
-
-def live_fields(spec: m.Spec, phases: frozenset[str]) -> frozenset[str] | None:
-    """The fields of a game whose phase is in `phases` that a rule of the engine or a
-    reply reads; None when the walk cannot tell (the game used whole)."""
-    reads = _Reads(spec, phases)
-    try:
-        for name in hooked_rules(spec, "engine"):
-            for index in _game_params(reads.rules[name]):
-                reads.rule(name, index)
-    except _Whole:
-        return None
-    return frozenset(reads.fields) | reported_fields(spec)
-
-
-# ---- the mutant's side --------------------------------------------------------------------
 
 
 def _changed_update(rule: m.Rule, mutant: SpecMutant) -> tuple[m.WithUpdate, str] | None:
@@ -220,70 +79,229 @@ def _changed_update(rule: m.Rule, mutant: SpecMutant) -> tuple[m.WithUpdate, str
     return (update, parent.name) if isinstance(update, m.WithUpdate) else None
 
 
-def _phase_set(update: m.WithUpdate, members: set[str]) -> frozenset[str] | None:
-    for u in update.updates:
-        if u.name == "phase":
-            values = [u.value.then, u.value.otherwise] if isinstance(u.value, m.IfExpr) \
-                else [u.value]
-            if all(isinstance(v, m.Name) and v.name in members for v in values):
-                return frozenset(v.name for v in values if isinstance(v, m.Name))
+class _Unknown(Exception):
+    """A use of a carrier the walk does not follow."""
+
+
+class _Carriers:
+    def __init__(self, spec: m.Spec, field: str, site: m.WithUpdate, site_rule: str) -> None:
+        self.spec = spec
+        self.field = field
+        self.site = site
+        self.site_rule = site_rule
+        self.rules = {r.name: r for r in spec.rules}
+        self.members: Phases = frozenset(_phase_members(spec))
+        self.sources: dict[str, Phases] = {}  # rule -> phases of the carriers it returns
+        self.memo: dict[tuple[str, int, Phases], Phases] = {}
+        self.open: set[tuple[str, int, Phases]] = set()
+        self.reads = False
+
+    # -- rules ----------------------------------------------------------------------------
+
+    def rule_flow(self, name: str, index: int, phases: Phases) -> Phases:
+        """Walk a rule with its parameter `index` a carrier; the phases of the carriers it
+        returns (empty: none)."""
+        key = (name, index, phases)
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.open:
+            raise _Unknown(f"{name} calls itself with the carrier")
+        self.open.add(key)
+        try:
+            rule = self.rules[name]
+            returned: set[str] = set()
+            self.block(rule.body, {rule.params[index].name: phases}, returned)
+            self.memo[key] = frozenset(returned)
+            return self.memo[key]
+        finally:
+            self.open.discard(key)
+
+    def whole_rule(self, name: str) -> Phases:
+        """Walk a rule whose parameters are the reference's: carriers come only from the
+        mutated update or from calls of sources."""
+        returned: set[str] = set()
+        self.block(self.rules[name].body, {}, returned)
+        return frozenset(returned)
+
+    # -- statements -----------------------------------------------------------------------
+
+    def block(self, body: tuple[m.Stmt, ...], carriers: dict[str, Phases],
+              returned: set[str]) -> bool:
+        """Walk statements; True when every path through them returns or refuses."""
+        carriers = dict(carriers)
+        for stmt in body:
+            if isinstance(stmt, m.Let):
+                found = self.value(stmt.value, carriers)
+                carriers.pop(stmt.name, None)
+                if found is not None:
+                    carriers[stmt.name] = found
+            elif isinstance(stmt, m.Return):
+                found = self.value(stmt.value, carriers)
+                if found is not None:
+                    returned |= found
+                return True
+            elif isinstance(stmt, m.Require):
+                self.plain(stmt.condition, carriers)
+                if self.truth(stmt.condition, carriers) is False:
+                    return True
+            elif isinstance(stmt, m.If):
+                if self.if_(stmt, carriers, returned):
+                    return True
+            elif isinstance(stmt, m.Choose):
+                if all([self.block(case.body, carriers, returned) for case in stmt.cases]):
+                    return True
+            else:
+                raise _Unknown(f"a statement the walk does not know: {type(stmt).__name__}")
+        return False
+
+    def if_(self, stmt: m.If, carriers: dict[str, Phases], returned: set[str]) -> bool:
+        ends = True
+        for branch in stmt.branches:
+            self.plain(branch.condition, carriers)
+            truth = self.truth(branch.condition, carriers)
+            if truth is False:
+                continue
+            ends = self.block(branch.body, self.narrowed(branch.condition, carriers),
+                              returned) and ends
+            if truth is True:
+                return ends
+        if stmt.otherwise is None:
+            return False
+        return self.block(stmt.otherwise, carriers, returned) and ends
+
+    # -- expressions ----------------------------------------------------------------------
+
+    def plain(self, e: Any, carriers: dict[str, Phases]) -> None:
+        """Walk an expression whose value must not be a carrier."""
+        if self.value(e, carriers) is not None:
+            raise _Unknown("a carrier used where the walk does not follow it")
+
+    def value(self, e: Any, carriers: dict[str, Phases]) -> Phases | None:
+        """Walk an expression: the phases of the carrier it is, or None when it is none."""
+        if isinstance(e, m.Name):
+            return carriers.get(e.name)
+        if isinstance(e, m.FieldOf):
+            base = self.value(e.base, carriers)
+            if base is not None and e.field == self.field:
+                self.reads = True
             return None
-    return None
-
-
-def _handed_back(rule: m.Rule, update: m.WithUpdate, members: set[str]
-                 ) -> frozenset[str] | None:
-    """The phases the update's record is returned in, when the rule returns it as is (or
-    as the base of returned updates that leave the field's value alone); else None."""
-    holders = parents(rule.body)
-    parent = holders.get(id(update))
-    if isinstance(parent, m.Return):
-        return _phase_set(update, members)
-    if not isinstance(parent, m.Let):
+        if isinstance(e, m.WithUpdate):
+            return self.update(e, carriers)
+        if isinstance(e, m.Call) and isinstance(e.func, m.Name) and e.func.name in self.rules:
+            return self.call(e, carriers)
+        if isinstance(e, m.IfExpr):
+            self.plain(e.condition, carriers)
+            then, otherwise = self.value(e.then, carriers), self.value(e.otherwise, carriers)
+            if then is None and otherwise is None:
+                return None
+            return (then or frozenset()) | (otherwise or frozenset())
+        if isinstance(e, m.Comprehension):
+            for clause in e.clauses:
+                if isinstance(clause, m.CompFor) and clause.target in carriers:
+                    raise _Unknown("a comprehension's name shadows a carrier")
+        for child in children(e):
+            self.plain(child, carriers)
         return None
-    name = parent.name
-    uses = [n for n in walk_body(rule.body) if isinstance(n, m.Name) and n.name == name]
-    phases: set[str] = set()
-    for use in uses:
-        outer = holders.get(id(use))
-        if not (isinstance(outer, m.WithUpdate) and outer.base is use
-                and isinstance(holders.get(id(outer)), m.Return)):
-            return None
-        own = _phase_set(outer, members) or _phase_set(update, members)
-        if own is None:
-            return None
-        phases |= own
-    return frozenset(phases) if uses else None
 
+    def update(self, e: m.WithUpdate, carriers: dict[str, Phases]) -> Phases | None:
+        base = self.value(e.base, carriers)
+        for kw in e.updates:
+            self.plain(kw.value, carriers)
+        if e is self.site:
+            base = self.members  # the mutated update makes the first carrier
+        if base is None:
+            return None
+        names = {kw.name for kw in e.updates}
+        if self.field in names and e is not self.site:
+            return None  # the field is set anew: the reference's game again
+        phase = next((kw.value for kw in e.updates if kw.name == "phase"), None)
+        if phase is None:
+            return base
+        return self.named(phase) or self.members
 
-def _tail_called(spec: m.Spec, name: str) -> bool:
-    """Whether every call of the rule, and of each rule calling it, is `return rule(...)`,
-    up to the rules the runtime calls (which hands their game back as it is)."""
-    roots = set(hooked_rules(spec, "engine"))
-    calls: dict[str, list[tuple[str, bool]]] = {}  # callee -> (caller, in a tail?) per call
-    for rule in spec.rules:
-        holders = parents(rule.body)
-        for node in walk_body(rule.body):
-            if isinstance(node, m.Call) and isinstance(node.func, m.Name):
-                calls.setdefault(node.func.name, []).append(
-                    (rule.name, isinstance(holders.get(id(node)), m.Return)))
-    todo, seen = [name], set()
-    while todo:
-        callee = todo.pop()
-        if callee in seen:
-            continue
-        seen.add(callee)
-        if callee not in roots and callee not in calls:
-            return False  # called by no rule and not by the runtime
-        for caller, tail in calls.get(callee, []):
-            if not tail:
-                return False
-            todo.append(caller)
-    return True
+    def call(self, e: m.Call, carriers: dict[str, Phases]) -> Phases | None:
+        assert isinstance(e.func, m.Name)
+        rule = self.rules[e.func.name]
+        for kw in e.kwargs:
+            self.plain(kw.value, carriers)
+        found: set[str] = set()
+        carried = False
+        for index, arg in enumerate(e.args):
+            phases = self.value(arg, carriers)
+            if phases is None:
+                continue
+            param = rule.params[index].type
+            if not (isinstance(param, m.PlainType) and param.name == "Game"):
+                raise _Unknown(f"a carrier passed to {rule.name}'s {rule.params[index].name}")
+            out = self.rule_flow(rule.name, index, phases)
+            found |= out
+            carried = carried or bool(out)
+        if rule.name in self.sources:
+            found |= self.sources[rule.name]
+            carried = True
+        return frozenset(found) if carried else None
+
+    # -- the phase ------------------------------------------------------------------------
+
+    def named(self, e: Any) -> Phases | None:
+        """The phases an expression names: a member, a list of them, or an if-else of two."""
+        if isinstance(e, m.IfExpr):
+            then, otherwise = self.named(e.then), self.named(e.otherwise)
+            return None if then is None or otherwise is None else then | otherwise
+        items = e.items if isinstance(e, m.ListLit) else (e,)
+        if all(isinstance(i, m.Name) and i.name in self.members for i in items):
+            return frozenset(i.name for i in items if isinstance(i, m.Name))
+        return None
+
+    def _phase_test(self, e: Any, carriers: dict[str, Phases]
+                    ) -> tuple[str, Phases, bool] | None:
+        """(carrier name, the phases named, True for `==`/`in`) of `c.phase == ...`."""
+        if not (isinstance(e, m.BinOp) and e.op in ("==", "in", "!=", "not in")):
+            return None
+        left = e.left
+        if not (isinstance(left, m.FieldOf) and left.field == "phase"
+                and isinstance(left.base, m.Name) and left.base.name in carriers):
+            return None
+        named = self.named(e.right)
+        if named is None:
+            return None
+        return left.base.name, named, e.op in ("==", "in")
+
+    def truth(self, e: Any, carriers: dict[str, Phases]) -> bool | None:
+        """The condition's value when the carriers' phases decide it, else None."""
+        if isinstance(e, m.UnaryOp) and e.op == "not":
+            inner = self.truth(e.operand, carriers)
+            return None if inner is None else not inner
+        if isinstance(e, m.BinOp) and e.op in ("and", "or"):
+            left, right = self.truth(e.left, carriers), self.truth(e.right, carriers)
+            if e.op == "and":
+                return False if False in (left, right) else (True if left and right else None)
+            return True if True in (left, right) else (False if left is right is False else None)
+        test = self._phase_test(e, carriers)
+        if test is None:
+            return None
+        name, named, inside = test
+        if carriers[name] <= named:
+            return inside
+        if not carriers[name] & named:
+            return not inside
+        return None
+
+    def narrowed(self, e: Any, carriers: dict[str, Phases]) -> dict[str, Phases]:
+        """The carriers' phases where the condition holds (a phase test, or an `and` of
+        them)."""
+        if isinstance(e, m.BinOp) and e.op == "and":
+            return self.narrowed(e.right, self.narrowed(e.left, carriers))
+        test = self._phase_test(e, carriers)
+        if test is None:
+            return carriers
+        name, named, inside = test
+        kept = carriers[name] & named if inside else carriers[name] - named
+        return {**carriers, name: kept}
 
 
 def by_dead_field(spec: m.Spec, mutant: SpecMutant) -> str | None:
-    """What shows the mutant changes only a field no one reads, or None."""
+    """What shows the mutant changes only a field no rule and no reply reads, or None."""
     if mutant.kind != "rule" or mutant.site is None:
         return None
     rule = spec.rule(mutant.target)
@@ -291,12 +309,54 @@ def by_dead_field(spec: m.Spec, mutant: SpecMutant) -> str | None:
     if changed is None:
         return None
     update, field = changed
-    phases = _handed_back(rule, update, _phase_members(spec))
-    if not phases or not _tail_called(spec, rule.name):
+    if field in reported_fields(spec):
         return None
-    live = live_fields(spec, phases)
-    if live is None or field in live:
+    site = located(rule.body, update)
+    if not isinstance(site, m.WithUpdate):
         return None
-    shown = " or ".join(sorted(phases))
-    return (f"it changes only `{field}` of a game handed back {shown}, where no rule of the "
-            "engine and no reply reads it")
+    walk = _Carriers(spec, field, site, rule.name)
+    roots = set(hooked_rules(spec, "engine"))
+    try:
+        states = _states_reached(spec, walk, rule.name, roots)
+        seen: set[str] = set()
+        todo = set(states)
+        while todo:
+            phase = todo.pop()
+            seen.add(phase)
+            for name in sorted(roots):
+                for index in _game_params(walk.rules[name]):
+                    out = walk.rule_flow(name, index, frozenset({phase}))
+                    todo |= set(out) - seen
+    except _Unknown:
+        return None
+    if walk.reads:
+        return None
+    if not seen:
+        return f"the game it changes `{field}` of is never handed back: nothing reads it"
+    return (f"it changes only `{field}`, carried into states {' or '.join(sorted(seen))} "
+            "where no rule of the engine and no reply reads it")
+
+
+def _states_reached(spec: m.Spec, walk: _Carriers, start: str, roots: set[str]) -> set[str]:
+    """The phases of the states the runtime keeps that are carriers: the mutated rule's
+    carriers handed up through every caller to the rules the runtime calls."""
+    callers: dict[str, set[str]] = {}
+    for r in spec.rules:
+        for node in walk_body(r.body):
+            if isinstance(node, m.Call) and isinstance(node.func, m.Name) \
+                    and node.func.name in walk.rules:
+                callers.setdefault(node.func.name, set()).add(r.name)
+    states: set[str] = set()
+    todo = [start]
+    while todo:
+        name = todo.pop()
+        out = walk.whole_rule(name)
+        if name == start and not out:
+            continue
+        if out and not out <= walk.sources.get(name, frozenset()):
+            walk.sources[name] = walk.sources.get(name, frozenset()) | out
+            walk.memo.clear()  # a new source changes what calls of it return
+            if name in roots:
+                states |= out
+            todo.extend(sorted(callers.get(name, ())))
+    return states

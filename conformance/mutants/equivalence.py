@@ -11,9 +11,10 @@ computes:
 - `local`: the changed expression equals the original where it stands, whatever
   its parts are (`local_equivalence.py`: a comparison equal over the integers,
   `len` at least 0; a list asked only for membership, its items reordered);
-- `dead_field`: the change is confined to one field of a game the rule hands back
-  in a phase where no rule of the engine and no reply reads that field
-  (`dead_fields.py`: `stage` once the round waits for its next deal, say);
+- `dead_field`: the change is confined to one field of one record update, and the game
+  it makes is handed on, through lets, updates and other rules, into states where no
+  rule of the engine and no reply reads that field (`dead_fields.py`: `stage` once the
+  contract is made, say);
 - `order_free`: two items of a list swapped, where the list is only joined into the
   legal actions (a set in the protocol's reply) or asked what it holds
   (`order_free.py`);
