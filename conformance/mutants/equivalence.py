@@ -18,6 +18,9 @@ computes:
 - `order_free`: two items of a list swapped, where the list is only joined into the
   legal actions (a set in the protocol's reply) or asked what it holds
   (`order_free.py`);
+- `runtime_inputs`: z3 finds no input the runtime gives the rules (a dealer 0 to 3,
+  the 32 cards once each, two totals: it refuses every other setup) where the changed
+  requirement, or the changed rule, differs (`runtime_inputs.py`);
 - `enumeration`: every parameter of the rule ranges over a small finite
   domain (truth values, enum members, value records of them such as a card,
   or none of these), and so do the readings it consults: the mutated rule and
@@ -53,13 +56,15 @@ from .live import LiveSpec
 from .local_equivalence import by_local_algebra
 from .operators import SpecMutant
 from .order_free import by_order_free
+from .runtime_inputs import by_runtime_inputs
 
 ENUMERATION_LIMIT = 200_000  # calls of each version, at most, before enumeration gives up
 
 
 @dataclass(frozen=True)
 class Equivalence:
-    method: str  # same_code, unreached, local, dead_field, order_free, enumeration or z3
+    # same_code, unreached, local, dead_field, order_free, runtime_inputs, enumeration, z3
+    method: str
     detail: str
 
 
@@ -190,4 +195,7 @@ def equivalence(live: LiveSpec, mutant: SpecMutant) -> Equivalence | None:
     unordered = by_order_free(live.spec, mutant)
     if unordered is not None:
         return Equivalence("order_free", unordered)
+    guarded = by_runtime_inputs(live.spec, mutant)
+    if guarded is not None:
+        return Equivalence("runtime_inputs", guarded)
     return by_enumeration(live, mutant) or by_z3(live.spec, mutant)

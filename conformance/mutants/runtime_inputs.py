@@ -1,0 +1,175 @@
+"""Proving a spec mutant equivalent on the inputs the runtime ever gives the rules.
+
+The runtime (`reference_impl/runtime.py`) refuses a setup before any rule runs: a dealer
+that is no seat, a deck that is not the 32 cards once each, totals that are not two whole
+numbers (`SetupError`; the protocol's `start` and `deal` requests carry no other). So the
+rules it calls first see only:
+
+- `start_game(dealer, deck)`: a seat, 0 to 3, and the 32 cards in some order;
+- `start_game_at(dealer, deck, totals)`: the same, and two numbers;
+- `deal_next(game, deck)`: the 32 cards in some order.
+
+A parameter of another rule has the same inputs when every call of that rule passes it,
+unchanged, a parameter that has them (`deal`'s deck, from each of the three; then
+`is_full_deck`'s). A mutant is then shown equivalent by z3 on those inputs:
+
+- a change inside a `require`'s condition (the requirement made never to refuse, say)
+  whose every name is such a parameter, a constant or a rule: the two conditions agree
+  on every input the runtime gives;
+- a change anywhere in a rule each of whose parameters has such inputs: the two rules
+  agree, in legality and value, on every one of them.
+
+`tests/mutants/test_runtime_inputs.py` checks that the runtime refuses each other setup.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+from typing import Any
+
+from ...grammar import model as m
+from ...grammar.analysis import hooked_rules
+from ...grammar.walk import walk, walk_body
+from .operators import SpecMutant, rebuilt
+
+SEAT, DECK, PAIR = "a seat", "the 32 cards", "two numbers"
+ENTRY_INPUTS: dict[str, dict[str, str]] = {
+    "start_game": {"dealer": SEAT, "deck": DECK},
+    "start_game_at": {"dealer": SEAT, "deck": DECK, "totals": PAIR},
+    "deal_next": {"deck": DECK},
+}
+
+
+@cache
+def parameter_inputs(spec: m.Spec) -> dict[tuple[str, str], str]:
+    """(rule, parameter) -> the inputs the runtime gives it, where known."""
+    rules = {r.name: r for r in spec.rules}
+    calls: dict[str, list[tuple[str, m.Call]]] = {}
+    for rule in spec.rules:
+        for node in walk_body(rule.body):
+            if isinstance(node, m.Call) and isinstance(node.func, m.Name) \
+                    and node.func.name in rules:
+                calls.setdefault(node.func.name, []).append((rule.name, node))
+    roots = set(hooked_rules(spec, "engine"))
+    known: dict[tuple[str, str], str] = {}
+    for name, inputs in ENTRY_INPUTS.items():
+        if name in rules and name in roots and name not in calls:  # the runtime's alone
+            known.update({(name, param): kind for param, kind in inputs.items()})
+    changed = True
+    while changed:
+        changed = False
+        for name, rule in rules.items():
+            if name in roots or name not in calls:
+                continue
+            for index, param in enumerate(rule.params):
+                if (name, param.name) in known:
+                    continue
+                kinds = set()
+                for caller, call in calls[name]:
+                    arg = call.args[index] if index < len(call.args) else None
+                    caller_params = {p.name for p in rules[caller].params}
+                    kind = known.get((caller, arg.name)) \
+                        if isinstance(arg, m.Name) and arg.name in caller_params else None
+                    kinds.add(kind)
+                if len(kinds) == 1 and None not in kinds:
+                    known[(name, param.name)] = kinds.pop()
+                    changed = True
+    return known
+
+
+def _fresh(translator: Any, param: m.Param, kind: str, constraints: list[Any]) -> Any:
+    import z3
+
+    from ...backends.symbolic import SList, equal
+
+    u = translator.u
+    if kind == SEAT:
+        v = z3.Int(f"in.{param.name}")
+        constraints += [v >= 0, v <= 3]
+        return v
+    if kind == PAIR:
+        return SList(tuple((z3.BoolVal(True), z3.Int(f"in.{param.name}[{i}]"))
+                           for i in range(2)))
+    # the 32 cards once each: 32 items, all present and distinct, so that each card of
+    # the full deck is one of them (said outright: z3 would have to count to find it)
+    deck = u.fresh(param.type, f"in.{param.name}", list_len=32, constraints=constraints)
+    assert isinstance(deck, SList)
+    constraints += [guard for guard, _ in deck.items]
+    every = translator.call("full_deck", []).value
+    assert isinstance(every, SList) and len(every.items) == len(deck.items)
+    constraints += [z3.Or(*(equal(card, item) for _, item in deck.items))
+                    for _, card in every.items]
+    return deck
+
+
+def _differ(spec: m.Spec, mutated_spec: m.Spec, build: Any) -> bool | None:
+    """Whether z3 finds inputs where the two differ (None: it cannot tell)."""
+    import z3
+
+    from ...backends.symbolic import TranslationError, Translator
+
+    try:
+        reference = Translator(spec)
+        changed = Translator(mutated_spec, universe=reference.u)
+        constraints: list[Any] = []
+        differ = build(reference, changed, constraints)
+    except (TranslationError, z3.Z3Exception, RecursionError, KeyError):
+        return None
+    solver = z3.Solver()
+    solver.set("timeout", 20_000)
+    solver.add(*constraints, differ)
+    verdict = solver.check()
+    return None if verdict == z3.unknown else verdict == z3.sat
+
+
+def by_runtime_inputs(spec: m.Spec, mutant: SpecMutant) -> str | None:
+    """What shows the mutant equal on every input the runtime gives, or None."""
+    if mutant.kind != "rule" or mutant.rule is None or mutant.site is None:
+        return None
+    rule = spec.rule(mutant.target)
+    inputs = parameter_inputs(spec)
+    mutated_spec = dataclasses.replace(
+        spec, rules=tuple(mutant.rule if r.name == rule.name else r for r in spec.rules))
+    params = {p.name: p for p in rule.params}
+
+    require = next((s for s in walk_body(rule.body) if isinstance(s, m.Require)
+                    and any(n is mutant.site for n in walk(s.condition))), None)
+    if require is not None:
+        names = {n.name for n in walk(require.condition) if isinstance(n, m.Name)}
+        used = names & set(params)
+        local = {s.name for s in walk_body(rule.body) if isinstance(s, m.Let)} & names
+        if local or not all((rule.name, n) in inputs for n in used):
+            return None
+        new_condition = rebuilt(require.condition, mutant.site, mutant.replacement)
+
+        def conditions(reference: Any, changed: Any, constraints: list[Any]) -> Any:
+            from ...backends.symbolic import equal, not_
+
+            env = {n: _fresh(reference, params[n], inputs[(rule.name, n)], constraints)
+                   for n in sorted(used)}
+            a = reference.expr(require.condition, env)
+            b = changed.expr(new_condition, env)
+            return not_(equal(a, b))
+
+        if _differ(spec, mutated_spec, conditions) is False:
+            return "the requirement it changes holds alike on every input the runtime gives"
+        return None
+
+    if not params or not all((rule.name, n) in inputs for n in params):
+        return None
+
+    def rules(reference: Any, changed: Any, constraints: list[Any]) -> Any:
+        import z3
+
+        from ...backends.symbolic import and_, equal, not_
+
+        args = [_fresh(reference, p, inputs[(rule.name, p.name)], constraints)
+                for p in rule.params]
+        a, b = reference.call(rule.name, args), changed.call(rule.name, args)
+        legal_a, legal_b = a.legal(), b.legal()
+        return not_(and_(legal_a == legal_b, z3.Implies(legal_a, equal(a.value, b.value))))
+
+    if _differ(spec, mutated_spec, rules) is False:
+        return "equal, in legality and value, on every input the runtime gives"
+    return None
