@@ -65,15 +65,16 @@ def parameter_inputs(spec: m.Spec) -> dict[tuple[str, str], str]:
             for index, param in enumerate(rule.params):
                 if (name, param.name) in known:
                     continue
-                kinds = set()
+                kinds: set[str | None] = set()
                 for caller, call in calls[name]:
                     arg = call.args[index] if index < len(call.args) else None
                     caller_params = {p.name for p in rules[caller].params}
                     kind = known.get((caller, arg.name)) \
                         if isinstance(arg, m.Name) and arg.name in caller_params else None
                     kinds.add(kind)
-                if len(kinds) == 1 and None not in kinds:
-                    known[(name, param.name)] = kinds.pop()
+                only = kinds.pop() if len(kinds) == 1 else None
+                if only is not None:
+                    known[(name, param.name)] = only
                     changed = True
     return known
 
