@@ -80,6 +80,19 @@ def test_a_case_checked_again_gets_the_same_problems_and_an_edited_one_its_own(
     assert problems_for(tmp_path / "four", make_pack, [broken]) == []
 
 
+def test_a_pin_listing_every_reading_only_orders_them(
+        tmp_path: Path, make_case: Any, make_pack: Any) -> None:
+    # A19's two readings, bidder_team_wins first: no engine is skipped; one that has that
+    # reading plays the case under it (CASES.md, "Which expectation a runner plays")
+    every = make_case("every", requires={"both_reach_target": ["bidder_team_wins",
+                                                               "higher_total_wins"]})
+    twice = make_case("twice", requires={"both_reach_target": ["bidder_team_wins",
+                                                               "bidder_team_wins"]})
+    found = problems_for(tmp_path, make_pack, [every, twice])
+    assert [p for p in found if "'every'" in p] == []
+    assert any("'twice'" in p for p in found), found  # the schema's uniqueItems
+
+
 def test_duplicate_ids(tmp_path: Path, make_case: Any, make_pack: Any) -> None:
     found = problems_for(tmp_path, make_pack, [make_case("same"), make_case("same")])
     assert any("duplicate id" in p and "'same'" in p for p in found)
