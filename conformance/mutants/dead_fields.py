@@ -360,3 +360,60 @@ def _states_reached(spec: m.Spec, walk: _Carriers, start: str, roots: set[str]) 
                 states |= out
             todo.extend(sorted(callers.get(name, ())))
     return states
+
+
+# ---- a member no read tells apart ---------------------------------------------------------
+
+
+def _member_names(spec: m.Spec, e: Any) -> set[str] | None:
+    members = {mem.name for en in spec.enums for mem in en.members}
+    items = e.items if isinstance(e, m.ListLit) else (e,)
+    if all(isinstance(i, m.Name) and i.name in members for i in items):
+        return {i.name for i in items if isinstance(i, m.Name)}
+    return None
+
+
+def members_read(spec: m.Spec, field: str) -> set[str] | None:
+    """The enum members the reads of a field compare it with, when every read of it in
+    every rule is such a comparison (`==`, `!=`, `in`, `not in` with named members); None
+    when some read uses its value otherwise (kept, passed on, looked up, ordered)."""
+    named: set[str] = set()
+    for rule in spec.rules:
+        holders = parents(rule.body)
+        for node in walk_body(rule.body):
+            if not (isinstance(node, m.FieldOf) and node.field == field):
+                continue
+            parent = holders.get(id(node))
+            if not (isinstance(parent, m.BinOp) and parent.op in ("==", "!=", "in", "not in")):
+                return None
+            other = parent.right if parent.left is node else parent.left
+            if parent.op in ("in", "not in") and parent.left is not node:
+                return None
+            found = _member_names(spec, other)
+            if found is None:
+                return None
+            named |= found
+    return named
+
+
+def by_unseen_member(spec: m.Spec, mutant: SpecMutant) -> str | None:
+    """A field set to another enum member where every read of the field compares it with
+    members that are neither: no rule and no reply tells the two apart."""
+    if mutant.kind != "rule" or mutant.operator != "member" or mutant.site is None:
+        return None
+    rule = spec.rule(mutant.target)
+    changed = _changed_update(rule, mutant)
+    if changed is None:
+        return None
+    update, field = changed
+    value = next((kw.value for kw in update.updates if kw.name == field), None)
+    if value is not mutant.site and value != mutant.site:
+        return None  # the member is inside a larger value of the field
+    if field in reported_fields(spec) or not isinstance(mutant.replacement, m.Name):
+        return None
+    read = members_read(spec, field)
+    old, new = mutant.site.name, mutant.replacement.name
+    if read is None or old in read or new in read:
+        return None
+    return (f"`{field}` is read only by comparing it with {', '.join(sorted(read))}: "
+            f"{old} and {new} are alike to every read")

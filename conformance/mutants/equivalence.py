@@ -15,6 +15,8 @@ computes:
   it makes is handed on, through lets, updates and other rules, into states where no
   rule of the engine and no reply reads that field (`dead_fields.py`: `stage` once the
   contract is made, say);
+- `unseen_member`: a field set to another enum member, where every read of the field
+  in every rule compares it with members that are neither (`dead_fields.py`);
 - `order_free`: two items of a list swapped, where the list is only joined into the
   legal actions (a set in the protocol's reply) or asked what it holds
   (`order_free.py`);
@@ -50,7 +52,7 @@ from ...backends.python.pyemit import member_name
 from ...grammar import model as m
 from ...reference_impl import IllegalAction, choose_readings, definitions
 from ...reference_impl.rule_swap import clear_caches, compile_rule, rule_module
-from .dead_fields import by_dead_field
+from .dead_fields import by_dead_field, by_unseen_member
 from .gates import reached_by_engine
 from .live import LiveSpec
 from .local_equivalence import by_local_algebra
@@ -63,7 +65,8 @@ ENUMERATION_LIMIT = 200_000  # calls of each version, at most, before enumeratio
 
 @dataclass(frozen=True)
 class Equivalence:
-    # same_code, unreached, local, dead_field, order_free, runtime_inputs, enumeration, z3
+    # same_code, unreached, local, dead_field, unseen_member, order_free, runtime_inputs,
+    # enumeration or z3
     method: str
     detail: str
 
@@ -192,6 +195,9 @@ def equivalence(live: LiveSpec, mutant: SpecMutant) -> Equivalence | None:
     dead = by_dead_field(live.spec, mutant)
     if dead is not None:
         return Equivalence("dead_field", dead)
+    unseen = by_unseen_member(live.spec, mutant)
+    if unseen is not None:
+        return Equivalence("unseen_member", unseen)
     unordered = by_order_free(live.spec, mutant)
     if unordered is not None:
         return Equivalence("order_free", unordered)

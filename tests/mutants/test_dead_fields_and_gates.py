@@ -4,7 +4,7 @@ mutants of declarations that only some readings reach (their gates)."""
 from __future__ import annotations
 
 from baloot.conformance.harness.pack import Case
-from baloot.conformance.mutants.dead_fields import by_dead_field
+from baloot.conformance.mutants.dead_fields import by_dead_field, by_unseen_member, members_read
 from baloot.conformance.mutants.equivalence import equivalence
 from baloot.conformance.mutants.gates import gates_of, reached
 from baloot.conformance.mutants.live import LiveSpec
@@ -145,3 +145,20 @@ def test_fields_proven_carried_and_unread_survive_the_cases_that_reach_them(
     assert len(proven) >= 7
     for mut in proven:
         assert pack.run(mut, kills=1).status == SURVIVED, mut.id
+
+
+def test_a_member_no_read_tells_apart_is_proven(
+        spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
+    # the bidding's stage is only ever compared with open_bidding, answering_hokum and
+    # hokum_choice (BID.2-8), so a sun bid's stage sun_overcalls and dealt_again are alike
+    assert members_read(spec, "stage") == {"open_bidding", "answering_hokum", "hokum_choice"}
+    alike = _mutant(mutants, "sun_bid/member/spec/bidding:233:34#5",
+                    "`sun_overcalls` into `dealt_again`")
+    assert "alike to every read" in (by_unseen_member(spec, alike) or "")
+    # open_bidding is one a read names: a stage set to it is told apart
+    told = next(mut for mut in mutants.values() if mut.id.startswith("sun_bid/member/")
+                and mut.description == "`sun_overcalls` into `open_bidding`")
+    assert by_unseen_member(spec, told) is None
+    # the phase is shown in every state reply
+    assert all(by_unseen_member(spec, mut) is None for mut in mutants.values()
+               if mut.operator == "member" and "`waiting_deal`" in mut.description)
