@@ -357,7 +357,7 @@ class _Checker:
             self.check_type(r.returns)
             scope = {p.name for p in r.params}
             self.check_block(r.body, scope)
-            if not _always_returns(r.body):
+            if not always_returns(r.body):
                 self.problem(r.pos, f"rule '{r.name}' can end without returning a value",
                              "a `return` at the end of every path through the rule")
 
@@ -490,17 +490,19 @@ class _Checker:
                          "a declared rule, a record, or a built-in function")
 
 
-def _always_returns(body: tuple[m.Stmt, ...]) -> bool:
+def always_returns(body: tuple[m.Stmt, ...]) -> bool:
+    """Whether every path through a block returns (its last statement returns, or is an
+    `if` with an `else`, or a `choose`, every part of which does)."""
     if not body:
         return False
     last = body[-1]
     if isinstance(last, m.Return):
         return True
     if isinstance(last, m.If):
-        return (last.otherwise is not None and _always_returns(last.otherwise)
-                and all(_always_returns(b.body) for b in last.branches))
+        return (last.otherwise is not None and always_returns(last.otherwise)
+                and all(always_returns(b.body) for b in last.branches))
     if isinstance(last, m.Choose):
-        return all(_always_returns(c.body) for c in last.cases)
+        return all(always_returns(c.body) for c in last.cases)
     return False
 
 

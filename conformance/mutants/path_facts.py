@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...grammar import model as m
+from ...grammar.checks import always_returns
 from ...grammar.walk import children, walk
 
 
@@ -36,21 +37,6 @@ def _contains(node: Any, target: Any) -> bool:
     return any(n is target for n in walk(node))
 
 
-def _exits(body: tuple[m.Stmt, ...]) -> bool:
-    """Whether every path through a block returns."""
-    if not body:
-        return False
-    last = body[-1]
-    if isinstance(last, m.Return):
-        return True
-    if isinstance(last, m.If):
-        return last.otherwise is not None and _exits(last.otherwise) \
-            and all(_exits(b.body) for b in last.branches)
-    if isinstance(last, m.Choose):
-        return all(_exits(c.body) for c in last.cases)
-    return False
-
-
 def _in_block(body: tuple[m.Stmt, ...], target: Any, facts: list[Fact]) -> list[Fact] | None:
     for stmt in body:
         if _contains(stmt, target):
@@ -58,7 +44,7 @@ def _in_block(body: tuple[m.Stmt, ...], target: Any, facts: list[Fact]) -> list[
         if isinstance(stmt, m.Require):
             facts = [*facts, Fact(stmt.condition, True)]
         elif isinstance(stmt, m.If) and stmt.otherwise is None \
-                and all(_exits(b.body) for b in stmt.branches):
+                and all(always_returns(b.body) for b in stmt.branches):
             facts = [*facts, *(Fact(b.condition, False) for b in stmt.branches)]
     return None
 

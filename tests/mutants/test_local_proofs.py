@@ -4,6 +4,9 @@ only ever used as sets (`order_free.py`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from mutant_lookup import one
 
 from baloot.conformance.mutants.field_domains import field_domains
@@ -93,36 +96,32 @@ def test_the_real_spec_session_and_multiplier(spec: m.Spec) -> None:
     assert domains["multiplier"] == {e.value for e in table.entries}
 
 
-def test_guards_and_field_numbers_prove_comparisons_the_cases_cannot_tell_apart(
-        spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
-    # game_winner: `len(reached) == 1` comes after `len(reached) == 0` returned, so
-    # `<= 1` asks the same; `< 1` never holds there
-    assert by_local_algebra(spec, one(mutants, "game_winner/comparison/spec/game:175:6",
-                                      "`==` into `<=`"))
-    assert by_local_algebra(spec, one(mutants, "game_winner/comparison/spec/game:175:6",
-                                      "`==` into `<`")) is None
-    # game_winner under higher_total_wins: equal totals returned none before
-    assert by_local_algebra(spec, one(mutants, "game_winner/comparison/spec/game:179:17",
-                                      "`>` into `>=`"))
-    # hokum_bid: `game.session == 2` is `>= 2` for a session of 1 or 2, not `> 2`
-    assert by_local_algebra(spec, one(mutants, "hokum_bid/comparison/spec/bidding:190:6",
-                                      "`==` into `>=`"))
-    assert by_local_algebra(spec, one(mutants, "hokum_bid/comparison/spec/bidding:190:6",
-                                      "`==` into `>`")) is None
+# (the method, the mutant's id prefix, its change, whether it is proven, why)
+PROOFS = [
+    (by_local_algebra, "game_winner/comparison/spec/game:175:6", "`==` into `<=`", True,
+     "`len(reached) == 1` comes after `len(reached) == 0` returned: `<= 1` asks the same"),
+    (by_local_algebra, "game_winner/comparison/spec/game:175:6", "`==` into `<`", False,
+     "`len(reached) < 1` never holds there"),
+    (by_local_algebra, "game_winner/comparison/spec/game:179:17", "`>` into `>=`", True,
+     "under higher_total_wins, equal totals returned none before"),
+    (by_local_algebra, "hokum_bid/comparison/spec/bidding:190:6", "`==` into `>=`", True,
+     "`game.session == 2` is `>= 2` for a session of 1 or 2"),
+    (by_local_algebra, "hokum_bid/comparison/spec/bidding:190:6", "`==` into `>`", False,
+     "a session is never above 2"),
+    (by_order_free, "sun_calls/list/spec/bidding:98", "items 1 and 2 of a list swapped", True,
+     "sun_calls' [sun, ashkal] joins the legal actions, a set in the `legal` reply"),
+    (by_order_free, "opponents_in_turn/list/spec/raises:31", "items 1 and 2 of a list swapped",
+     False, "who is asked first is seen (the pack kills it)"),
+    (by_order_free, "teams/list/spec/cards:35", "items 1 and 2 of a list swapped", False,
+     "the team list [0, 1] is read by index (scores per team)"),
+    (by_order_free, "sun_calls/list/spec/bidding:98", "item 1 of a list dropped", False,
+     "dropping an item changes which actions there are"),
+]
 
 
-def test_a_list_only_joined_into_the_legal_actions_may_be_reordered(
-        spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
-    # sun_calls' [sun, ashkal] joins the bidding's legal actions, which the protocol's
-    # `legal` reply holds as a set, and is asked `action in ...`
-    assert by_order_free(spec, one(mutants, "sun_calls/list/spec/bidding:98",
-                                   "items 1 and 2 of a list swapped"))
-    # the other raisers in turn: who is asked first is seen (the pack kills it)
-    assert by_order_free(spec, one(mutants, "opponents_in_turn/list/spec/raises:31",
-                                   "items 1 and 2 of a list swapped")) is None
-    # the team list [0, 1] is read by index (scores per team)
-    assert by_order_free(spec, one(mutants, "teams/list/spec/cards:35",
-                                   "items 1 and 2 of a list swapped")) is None
-    # dropping an item changes which actions there are
-    assert by_order_free(spec, one(mutants, "sun_calls/list/spec/bidding:98",
-                                   "item 1 of a list dropped")) is None
+@pytest.mark.parametrize(("prove", "prefix", "change", "proven", "why"), PROOFS,
+                         ids=[f"{p[1].split('/')[0]}: {p[2]}" for p in PROOFS])
+def test_what_is_known_where_a_change_stands_proves_it_or_not(
+        spec: m.Spec, mutants: dict[str, SpecMutant], prove: Any, prefix: str, change: str,
+        proven: bool, why: str) -> None:
+    assert (prove(spec, one(mutants, prefix, change)) is not None) is proven, why
