@@ -27,6 +27,7 @@ from typing import Any
 
 from ...grammar import model as m
 from ...grammar.walk import parents, walk_body
+from .local_equivalence import without_pos
 from .operators import SpecMutant
 
 SET_RULES = ("legal_actions",)  # rules whose result the runtime hands the protocol as a set
@@ -151,5 +152,4 @@ def _cannot_refuse(spec: m.Spec, item: m.Expr) -> bool:
 
 
 def _keys(items: tuple[m.Expr, ...]) -> list[Any]:
-    from .local_equivalence import without_pos
     return [without_pos(i) for i in items]

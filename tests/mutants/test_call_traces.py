@@ -39,7 +39,7 @@ KINDS = [
     ("play_a_card/negation/spec/play:144", "the requirement negated"),
     ("play_a_card/condition/spec/play:142", "the requirement never refuses"),
     # the shortcut for a listed action, played through itself, not judged
-    ("apply_legal_action/member/spec/game:150:47", "`play_card` into `declare_project`"),
+    ("apply_legal_action/member/spec/game:150:21", "`play_card` into `declare_project`"),
     # a survivor: asks the same question, every call answered alike
     ("four_of_a_kind_project/list/", "items 1 and 2 of a list swapped"),
 ]
