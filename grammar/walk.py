@@ -78,6 +78,18 @@ def called_rules(body: tuple[m.Stmt, ...]) -> list[str]:
     return found
 
 
+def rule_calls(spec: m.Spec) -> dict[str, list[tuple[str, m.Call]]]:
+    """Rule name -> (the calling rule, the call) for every call of it in the spec's rules."""
+    names = {r.name for r in spec.rules}
+    found: dict[str, list[tuple[str, m.Call]]] = {}
+    for rule in spec.rules:
+        for node in walk_body(rule.body):
+            if isinstance(node, m.Call) and isinstance(node.func, m.Name) \
+                    and node.func.name in names:
+                found.setdefault(node.func.name, []).append((rule.name, node))
+    return found
+
+
 def parents(body: tuple[m.Stmt, ...]) -> dict[int, Node]:
     """id(node) -> the node that holds it, for every node of a rule body."""
     found: dict[int, Node] = {}

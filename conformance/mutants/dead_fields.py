@@ -33,7 +33,7 @@ from typing import Any
 
 from ...grammar import model as m
 from ...grammar.analysis import hooked_rules
-from ...grammar.walk import children, located, parents, walk_body
+from ...grammar.walk import children, located, parents, rule_calls, walk_body
 from ..protocol.fields import protocol_fields
 from .operators import SpecMutant
 
@@ -79,16 +79,22 @@ def _changed_update(rule: m.Rule, mutant: SpecMutant) -> tuple[m.WithUpdate, str
     return (update, parent.name) if isinstance(update, m.WithUpdate) else None
 
 
+def _named(e: Any, members: frozenset[str]) -> frozenset[str] | None:
+    """The members an expression names, one or a list of them; None when it is another."""
+    items = e.items if isinstance(e, m.ListLit) else (e,)
+    if all(isinstance(i, m.Name) and i.name in members for i in items):
+        return frozenset(i.name for i in items if isinstance(i, m.Name))
+    return None
+
+
 class _Unknown(Exception):
     """A use of a carrier the walk does not follow."""
 
 
 class _Carriers:
-    def __init__(self, spec: m.Spec, field: str, site: m.WithUpdate, site_rule: str) -> None:
-        self.spec = spec
+    def __init__(self, spec: m.Spec, field: str, site: m.WithUpdate) -> None:
         self.field = field
         self.site = site
-        self.site_rule = site_rule
         self.rules = {r.name: r for r in spec.rules}
         self.members: Phases = frozenset(_phase_members(spec))
         self.sources: dict[str, Phases] = {}  # rule -> phases of the carriers it returns
@@ -230,8 +236,7 @@ class _Carriers:
             phases = self.value(arg, carriers)
             if phases is None:
                 continue
-            param = rule.params[index].type
-            if not (isinstance(param, m.PlainType) and param.name == "Game"):
+            if index not in _game_params(rule):
                 raise _Unknown(f"a carrier passed to {rule.name}'s {rule.params[index].name}")
             out = self.rule_flow(rule.name, index, phases)
             found |= out
@@ -248,10 +253,7 @@ class _Carriers:
         if isinstance(e, m.IfExpr):
             then, otherwise = self.named(e.then), self.named(e.otherwise)
             return None if then is None or otherwise is None else then | otherwise
-        items = e.items if isinstance(e, m.ListLit) else (e,)
-        if all(isinstance(i, m.Name) and i.name in self.members for i in items):
-            return frozenset(i.name for i in items if isinstance(i, m.Name))
-        return None
+        return _named(e, self.members)
 
     def _phase_test(self, e: Any, carriers: dict[str, Phases]
                     ) -> tuple[str, Phases, bool] | None:
@@ -311,10 +313,7 @@ def by_dead_field(spec: m.Spec, mutant: SpecMutant) -> str | None:
     update, field = changed
     if field in reported_fields(spec):
         return None
-    site = located(rule.body, update)
-    if not isinstance(site, m.WithUpdate):
-        return None
-    walk = _Carriers(spec, field, site, rule.name)
+    walk = _Carriers(spec, field, update)
     roots = set(hooked_rules(spec, "engine"))
     try:
         states = _states_reached(spec, walk, rule.name, roots)
@@ -340,12 +339,8 @@ def by_dead_field(spec: m.Spec, mutant: SpecMutant) -> str | None:
 def _states_reached(spec: m.Spec, walk: _Carriers, start: str, roots: set[str]) -> set[str]:
     """The phases of the states the runtime keeps that are carriers: the mutated rule's
     carriers handed up through every caller to the rules the runtime calls."""
-    callers: dict[str, set[str]] = {}
-    for r in spec.rules:
-        for node in walk_body(r.body):
-            if isinstance(node, m.Call) and isinstance(node.func, m.Name) \
-                    and node.func.name in walk.rules:
-                callers.setdefault(node.func.name, set()).add(r.name)
+    callers = {callee: {caller for caller, _ in calls}
+               for callee, calls in rule_calls(spec).items()}
     states: set[str] = set()
     todo = [start]
     while todo:
@@ -365,18 +360,11 @@ def _states_reached(spec: m.Spec, walk: _Carriers, start: str, roots: set[str]) 
 # ---- a member no read tells apart ---------------------------------------------------------
 
 
-def _member_names(spec: m.Spec, e: Any) -> set[str] | None:
-    members = {mem.name for en in spec.enums for mem in en.members}
-    items = e.items if isinstance(e, m.ListLit) else (e,)
-    if all(isinstance(i, m.Name) and i.name in members for i in items):
-        return {i.name for i in items if isinstance(i, m.Name)}
-    return None
-
-
 def members_read(spec: m.Spec, field: str) -> set[str] | None:
     """The enum members the reads of a field compare it with, when every read of it in
     every rule is such a comparison (`==`, `!=`, `in`, `not in` with named members); None
     when some read uses its value otherwise (kept, passed on, looked up, ordered)."""
+    members = frozenset(mem.name for en in spec.enums for mem in en.members)
     named: set[str] = set()
     for rule in spec.rules:
         holders = parents(rule.body)
@@ -389,7 +377,7 @@ def members_read(spec: m.Spec, field: str) -> set[str] | None:
             other = parent.right if parent.left is node else parent.left
             if parent.op in ("in", "not in") and parent.left is not node:
                 return None
-            found = _member_names(spec, other)
+            found = _named(other, members)
             if found is None:
                 return None
             named |= found

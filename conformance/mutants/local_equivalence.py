@@ -31,23 +31,13 @@ from typing import Any
 
 from ...grammar import model as m
 from ...grammar.boundaries import COMPARISONS
-from ...grammar.walk import located, parents, walk_body
+from ...grammar.walk import located, parents
 from .field_domains import field_domains
 from .operators import DROP, SpecMutant, rebuilt
-from .path_facts import path_facts
+from .path_facts import bound_names, path_facts
 
 _ARITHMETIC_HOLDERS = (*COMPARISONS, "+", "-", "*")
 _ATOMS = (m.Name, m.IntLit, m.BoolLit, m.StrLit, m.NoneLit)
-
-
-def _locals(rule: m.Rule) -> set[str]:
-    names = {p.name for p in rule.params}
-    for node in walk_body(rule.body):
-        if isinstance(node, m.Let):
-            names.add(node.name)
-        elif isinstance(node, m.CompFor):
-            names.add(node.target)
-    return names
 
 
 def without_pos(node: Any) -> Any:
@@ -146,7 +136,7 @@ def equal_comparison(spec: m.Spec, rule: m.Rule, site: Any, new: Any) -> bool:
     changed = rebuilt(around, site, new)
     if not isinstance(changed, m.BinOp) or changed.op not in COMPARISONS:
         return False
-    integers = _Integers(spec, _locals(rule))
+    integers = _Integers(spec, bound_names(rule))
     z3 = integers.z3
     try:
         differ = integers.compare(around) != integers.compare(changed)

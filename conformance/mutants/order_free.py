@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...grammar import model as m
-from ...grammar.walk import parents, walk_body
+from ...grammar.walk import located, parents, rule_calls, walk_body
 from .local_equivalence import without_pos
 from .operators import SpecMutant
 
@@ -35,15 +35,9 @@ SET_RULES = ("legal_actions",)  # rules whose result the runtime hands the proto
 
 class _Uses:
     def __init__(self, spec: m.Spec) -> None:
-        self.spec = spec
         self.rules = {r.name: r for r in spec.rules}
         self.holders = {r.name: parents(r.body) for r in spec.rules}
-        self.calls: dict[str, list[tuple[str, m.Call]]] = {}
-        for rule in spec.rules:
-            for node in walk_body(rule.body):
-                if isinstance(node, m.Call) and isinstance(node.func, m.Name) \
-                        and node.func.name in self.rules:
-                    self.calls.setdefault(node.func.name, []).append((rule.name, node))
+        self.calls = rule_calls(spec)
         self.open: set[tuple[str, str]] = set()  # what is being shown: a cycle fails
 
     def result(self, name: str) -> bool:
@@ -119,8 +113,7 @@ def by_order_free(spec: m.Spec, mutant: SpecMutant) -> str | None:
     if not all(_cannot_refuse(spec, item) for item in site.items):
         return None  # two items that may refuse could refuse with other messages
     rule = spec.rule(mutant.target)
-    found = next((n for n in walk_body(rule.body) if n is site), None) \
-        or next((n for n in walk_body(rule.body) if n == site), None)
+    found = located(rule.body, site)
     if found is None or not _Uses(spec).unordered(rule.name, found):
         return None
     return "it reorders a list that is only joined into the legal actions (a set) or asked " \

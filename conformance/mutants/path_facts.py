@@ -24,7 +24,7 @@ from typing import Any
 
 from ...grammar import model as m
 from ...grammar.checks import always_returns
-from ...grammar.walk import children, walk
+from ...grammar.walk import children, walk, walk_body
 
 
 @dataclass(frozen=True)
@@ -91,11 +91,22 @@ def _in_expr(expr: m.Expr, target: Any, facts: list[Fact]) -> list[Fact]:
     return facts
 
 
+def bound_names(rule: m.Rule) -> set[str]:
+    """Every name the rule binds: its parameters, its `let`s, its comprehensions' names."""
+    names = {p.name for p in rule.params}
+    for node in walk_body(rule.body):
+        if isinstance(node, m.Let):
+            names.add(node.name)
+        elif isinstance(node, m.CompFor):
+            names.add(node.target)
+    return names
+
+
 def _single_names(rule: m.Rule) -> set[str]:
     """Names bound once in the rule, by a parameter or a `let`, never by a comprehension."""
     bound = Counter(p.name for p in rule.params)
     loops: set[str] = set()
-    for node in (n for s in rule.body for n in walk(s)):
+    for node in walk_body(rule.body):
         if isinstance(node, m.Let):
             bound[node.name] += 1
         elif isinstance(node, m.CompFor):
@@ -106,13 +117,10 @@ def _single_names(rule: m.Rule) -> set[str]:
 def path_facts(rule: m.Rule, target: Any) -> list[Fact]:
     """The facts that hold where `target` (a node of the rule's body) is evaluated."""
     found = _in_block(rule.body, target, []) or []
-    single = _single_names(rule)
-    bound_anywhere = {p.name for p in rule.params} | {
-        n.name for s in rule.body for n in walk(s) if isinstance(n, m.Let)} | {
-        n.target for s in rule.body for n in walk(s) if isinstance(n, m.CompFor)}
+    single, bound = _single_names(rule), bound_names(rule)
 
     def usable(fact: Fact) -> bool:
         names = {n.name for n in walk(fact.condition) if isinstance(n, m.Name)}
-        return all(name in single or name not in bound_anywhere for name in names)
+        return all(name in single or name not in bound for name in names)
 
     return [f for f in found if usable(f)]

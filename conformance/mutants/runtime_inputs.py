@@ -30,7 +30,7 @@ from typing import Any
 
 from ...grammar import model as m
 from ...grammar.analysis import hooked_rules
-from ...grammar.walk import walk, walk_body
+from ...grammar.walk import rule_calls, walk, walk_body
 from .operators import SpecMutant, rebuilt
 
 SEAT, DECK, PAIR = "a seat", "the 32 cards", "two numbers"
@@ -45,12 +45,7 @@ ENTRY_INPUTS: dict[str, dict[str, str]] = {
 def parameter_inputs(spec: m.Spec) -> dict[tuple[str, str], str]:
     """(rule, parameter) -> the inputs the runtime gives it, where known."""
     rules = {r.name: r for r in spec.rules}
-    calls: dict[str, list[tuple[str, m.Call]]] = {}
-    for rule in spec.rules:
-        for node in walk_body(rule.body):
-            if isinstance(node, m.Call) and isinstance(node.func, m.Name) \
-                    and node.func.name in rules:
-                calls.setdefault(node.func.name, []).append((rule.name, node))
+    calls = rule_calls(spec)
     roots = set(hooked_rules(spec, "engine"))
     known: dict[tuple[str, str], str] = {}
     for name, inputs in ENTRY_INPUTS.items():
