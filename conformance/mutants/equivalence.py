@@ -20,8 +20,9 @@ computes:
 - `order_free`: two items of a list swapped, where the list is only joined into the
   legal actions (a set in the protocol's reply) or asked what it holds
   (`order_free.py`);
-- `runtime_inputs`: z3 finds no input the runtime gives the rules (a dealer 0 to 3,
-  the 32 cards once each, two totals: it refuses every other setup) where the changed
+- `runtime_inputs`: z3 finds no input the rules are given (a dealer 0 to 3, the 32
+  cards once each, two totals: the runtime refuses every other setup; an action of the
+  protocol's notation: the lint refuses any other text in a case) where the changed
   requirement, or the changed rule, differs (`runtime_inputs.py`);
 - `enumeration`: every parameter of the rule ranges over a small finite
   domain (truth values, enum members, value records of them such as a card,

@@ -1,4 +1,5 @@
-"""Proving a spec mutant equivalent on the inputs the runtime ever gives the rules.
+"""Proving a spec mutant equivalent on the inputs the runtime ever gives the rules, and on
+the actions a case can send.
 
 The runtime (`reference_impl/runtime.py`) refuses a setup before any rule runs: a dealer
 that is no seat, a deck that is not the 32 cards once each, totals that are not two whole
@@ -9,13 +10,23 @@ rules it calls first see only:
 - `start_game_at(dealer, deck, totals)`: the same, and two numbers;
 - `deal_next(game, deck)`: the 32 cards in some order.
 
+A case's action reaches the rules as `apply_action`'s, or `apply_legal_action`'s when the
+rules have just listed it; its text is of the protocol's notation, which `conform lint`
+holds every case to (PROTOCOL.md, Notation; `harness/protocol_notation.py`), and so is every
+action the rules list. So the rules see only:
+
+- an action of the notation: a call with no card (`hokum` naming a suit or none, a raise
+  `closed`, `open` or neither), a declaration of a project kind (never baloot) naming one
+  card or more, each once, or a play of exactly one card.
+
 A parameter of another rule has the same inputs when every call of that rule passes it,
 unchanged, a parameter that has them (`deal`'s deck, from each of the three; then
 `is_full_deck`'s). A mutant is then shown equivalent by z3 on those inputs:
 
 - a change inside a `require`'s condition (the requirement made never to refuse, say)
   whose every name is such a parameter, a constant or a rule: the two conditions agree
-  on every input the runtime gives;
+  on every input the runtime gives, where the conditions on the way to the requirement
+  (`path_facts.py`) that read only such names hold;
 - a change anywhere in a rule each of whose parameters has such inputs: the two rules
   agree, in legality and value, on every one of them.
 
@@ -32,18 +43,28 @@ from ...grammar import model as m
 from ...grammar.analysis import hooked_rules
 from ...grammar.walk import rule_calls, walk, walk_body
 from .operators import SpecMutant, rebuilt
+from .path_facts import bound_names, path_facts
 
 SEAT, DECK, PAIR = "a seat", "the 32 cards", "two numbers"
+ACTION = "an action of the notation"
 ENTRY_INPUTS: dict[str, dict[str, str]] = {
     "start_game": {"dealer": SEAT, "deck": DECK},
     "start_game_at": {"dealer": SEAT, "deck": DECK, "totals": PAIR},
     "deal_next": {"deck": DECK},
+    "apply_action": {"action": ACTION},
+    "apply_legal_action": {"action": ACTION},
 }
+# The kinds of action the notation writes with no card: the bidding's calls and the raises.
+_CALLS = ("pass_turn", "bid_hokum", "bid_sun", "bid_ashkal", "call_kawesh",
+          "double_raise", "triple_raise", "four_raise", "gahwa_raise")
+_RAISES_WITH_A_FORM = ("double_raise", "triple_raise", "four_raise")
 
 
 @cache
 def parameter_inputs(spec: m.Spec) -> dict[tuple[str, str], str]:
-    """(rule, parameter) -> the inputs the runtime gives it, where known."""
+    """(rule, parameter) -> the inputs the runtime gives it, where known: a rule the
+    runtime calls has its `ENTRY_INPUTS` when no rule calls it too, or when every rule that
+    does passes on, unchanged, a parameter with the same inputs."""
     rules = {r.name: r for r in spec.rules}
     calls = rule_calls(spec)
     roots = set(hooked_rules(spec, "engine"))
@@ -55,12 +76,14 @@ def parameter_inputs(spec: m.Spec) -> dict[tuple[str, str], str]:
     while changed:
         changed = False
         for name, rule in rules.items():
-            if name in roots or name not in calls:
+            if name not in calls or (name in roots and name not in ENTRY_INPUTS):
                 continue
             for index, param in enumerate(rule.params):
                 if (name, param.name) in known:
                     continue
                 kinds: set[str | None] = set()
+                if name in roots:  # what the runtime passes it, besides the rules' calls
+                    kinds.add(ENTRY_INPUTS[name].get(param.name))
                 for caller, call in calls[name]:
                     arg = call.args[index] if index < len(call.args) else None
                     caller_params = {p.name for p in rules[caller].params}
@@ -87,6 +110,8 @@ def _fresh(translator: Any, param: m.Param, kind: str, constraints: list[Any]) -
     if kind == PAIR:
         return SList(tuple((z3.BoolVal(True), z3.Int(f"in.{param.name}[{i}]"))
                            for i in range(2)))
+    if kind == ACTION:
+        return _action(translator, param, constraints)
     # the 32 cards once each: 32 items, all present and distinct, so that each card of
     # the full deck is one of them (said outright: z3 would have to count to find it)
     deck = u.fresh(param.type, f"in.{param.name}", list_len=32, constraints=constraints)
@@ -97,6 +122,38 @@ def _fresh(translator: Any, param: m.Param, kind: str, constraints: list[Any]) -
     constraints += [z3.Or(*(equal(card, item) for _, item in deck.items))
                     for _, card in every.items]
     return deck
+
+
+def _action(translator: Any, param: m.Param, constraints: list[Any]) -> Any:
+    """An action of the notation: its fields as the kind allows, its cards (at most the
+    32, each once: `fresh` keeps a list's records distinct) as the kind asks."""
+    import z3
+
+    u = translator.u
+    action = u.fresh(param.type, f"in.{param.name}", list_len=len(_full_deck(translator)),
+                     constraints=constraints)
+    kind, project = action.get("kind"), action.get("project")
+
+    def is_kind(*names: str) -> Any:
+        return z3.Or(*(kind.term == u.member(name).term for name in names))
+
+    count = z3.Sum(*(z3.If(guard, 1, 0) for guard, _ in action.get("cards").items))
+    constraints += [
+        z3.Implies(is_kind(*_CALLS), count == 0),
+        z3.Implies(is_kind("play_card"), count == 1),
+        z3.Implies(is_kind("declare_project"), z3.And(
+            count >= 1, z3.Not(project.is_none),
+            project.value.term != u.member("baloot").term)),
+        z3.Implies(z3.Not(is_kind("declare_project")), project.is_none),
+        z3.Implies(z3.Not(is_kind("bid_hokum")), action.get("suit").is_none),
+        z3.Implies(z3.Not(is_kind(*_RAISES_WITH_A_FORM)), action.get("lock").is_none),
+    ]
+    return action
+
+
+def _full_deck(translator: Any) -> tuple[Any, ...]:
+    every = translator.call("full_deck", []).value
+    return tuple(every.items)
 
 
 def _differ(spec: m.Spec, mutated_spec: m.Spec, build: Any) -> bool | None:
@@ -138,18 +195,28 @@ def by_runtime_inputs(spec: m.Spec, mutant: SpecMutant) -> str | None:
         if local or not all((rule.name, n) in inputs for n in used):
             return None
         new_condition = rebuilt(require.condition, mutant.site, mutant.replacement)
+        bound = bound_names(rule)
+        facts = [f for f in path_facts(rule, require)
+                 if all((rule.name, n.name) in inputs or n.name not in bound
+                        for n in walk(f.condition) if isinstance(n, m.Name))]
 
         def conditions(reference: Any, changed: Any, constraints: list[Any]) -> Any:
             from ...backends.symbolic import equal, not_
 
+            read = used | {n.name for f in facts for n in walk(f.condition)
+                           if isinstance(n, m.Name) and n.name in params}
             env = {n: _fresh(reference, params[n], inputs[(rule.name, n)], constraints)
-                   for n in sorted(used)}
+                   for n in sorted(read)}
+            for fact in facts:  # the conditions on the way hold alike for both
+                held = reference.expr(fact.condition, env)
+                constraints.append(held if fact.holds else not_(held))
             a = reference.expr(require.condition, env)
             b = changed.expr(new_condition, env)
             return not_(equal(a, b))
 
         if _differ(spec, mutated_spec, conditions) is False:
-            return "the requirement it changes holds alike on every input the runtime gives"
+            return ("the requirement it changes holds alike on every input the rules are given "
+                    "(a setup the runtime accepts, an action of the notation)")
         return None
 
     if not params or not all((rule.name, n) in inputs for n in params):
@@ -167,5 +234,6 @@ def by_runtime_inputs(spec: m.Spec, mutant: SpecMutant) -> str | None:
         return not_(and_(legal_a == legal_b, z3.Implies(legal_a, equal(a.value, b.value))))
 
     if _differ(spec, mutated_spec, rules) is False:
-        return "equal, in legality and value, on every input the runtime gives"
+        return ("equal, in legality and value, on every input the rules are given (a setup "
+                    "the runtime accepts, an action of the notation)")
     return None

@@ -1,15 +1,21 @@
-"""Mutants equal on every input the runtime gives the rules: a dealer 0 to 3, the 32 cards
-once each, two totals (`runtime_inputs.py`); the runtime refuses every other setup."""
+"""Mutants equal on every input the rules are given: a dealer 0 to 3, the 32 cards once
+each, two totals (the runtime refuses every other setup), and an action of the protocol's
+notation (`conform lint` refuses any other text in a case) (`runtime_inputs.py`)."""
 
 from __future__ import annotations
 
 import pytest
 from mutant_lookup import one
 
+from baloot.conformance.harness.protocol_notation import NotationError, parse_action
 from baloot.conformance.mutants.live import LiveSpec
 from baloot.conformance.mutants.operators import SpecMutant
 from baloot.conformance.mutants.run import load_cases
-from baloot.conformance.mutants.runtime_inputs import by_runtime_inputs, parameter_inputs
+from baloot.conformance.mutants.runtime_inputs import (
+    ACTION,
+    by_runtime_inputs,
+    parameter_inputs,
+)
 from baloot.conformance.mutants.spec_run import SAME_CODE, SURVIVED, PackOnMutants
 from baloot.grammar import model as m
 from baloot.reference_impl.runtime import SetupError, new_game, shuffled_deck
@@ -74,3 +80,48 @@ def test_the_proven_ones_survive_the_cases(spec: m.Spec, mutants: dict[str, Spec
     assert len(proven) >= 5
     for mut in proven:
         assert pack.run(mut, kills=1).status in (SURVIVED, SAME_CODE), mut.id
+
+
+@pytest.mark.parametrize("text", ["play AH AS", "play", "pass 7H", "double AH",
+                                  "declare sira AH AH KH", "declare sira", "declare baloot KH QH",
+                                  "hokum S AH"])
+def test_the_notation_a_case_is_held_to_has_no_other_action(text: str) -> None:
+    # what the proofs take as a case's actions holds because `conform lint` refuses these
+    with pytest.raises(NotationError):
+        parse_action(text)
+
+
+def test_a_cases_action_reaches_the_rules_as_an_action_of_the_notation(spec: m.Spec) -> None:
+    inputs = parameter_inputs(spec)
+    # the runtime hands a case's action to apply_action (or to apply_legal_action, which
+    # hands it on), and they hand it on unchanged to the rule of the phase
+    for rule in ("apply_action", "apply_legal_action", "apply_play_action", "apply_bid",
+                 "declare", "same_project"):
+        assert inputs[(rule, "action")] == ACTION, rule
+
+
+def test_a_requirement_on_the_notations_actions_is_proven_where_it_is_alike(
+        spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
+    # past the declaration's early return, the notation's actions with one card are the
+    # plays: "a play of one card" is "a play" (PLAY.2)
+    for change in ("`and` into `or`", "`and` keeps its left operand only",
+                   "`and` keeps its right operand only", "`==` into `<=`", "`==` into `>=`"):
+        assert by_runtime_inputs(spec, one(mutants, "apply_play_action/", change)), change
+    # a call in the play (a `pass`, a `double`) is refused by it: not proven
+    assert by_runtime_inputs(spec, one(mutants, "apply_play_action/condition/",
+                                       "the requirement never refuses")) is None
+    assert by_runtime_inputs(spec, one(mutants, "apply_play_action/comparison/spec/play:132:40",
+                                       "`==` into `!=`")) is None
+
+
+def test_the_proven_requirements_on_actions_survive_the_cases(
+        spec: m.Spec, mutants: dict[str, SpecMutant]) -> None:
+    cases = [c for c in load_cases()[1] if c.id.startswith("refusal.play.")]
+    pack = PackOnMutants(LiveSpec(spec), cases, "literal")
+    proven = [mut for mut in mutants.values() if mut.target == "apply_play_action"
+              and by_runtime_inputs(spec, mut) is not None]
+    assert len(proven) == 5
+    for mut in proven:
+        assert pack.run(mut, kills=1).status in (SURVIVED, SAME_CODE), mut.id
+    never = one(mutants, "apply_play_action/condition/", "the requirement never refuses")
+    assert pack.run(never, kills=1).status not in (SURVIVED, SAME_CODE)
