@@ -26,7 +26,7 @@ from rich.table import Table
 from ..conformance.harness.pack import Case
 from ..conformance.mutants.causes import GROUND, second_causes
 from ..conformance.mutants.designed_deals import designed_setups
-from ..conformance.mutants.differential import setups_of
+from ..conformance.mutants.differential import Setup, setups_of, turned_setup
 from ..conformance.mutants.live import LiveSpec
 from ..conformance.mutants.operators import SpecMutant, spec_mutants
 from ..conformance.mutants.run import PackError, load_cases
@@ -40,7 +40,7 @@ from ..conformance.mutants.spec_report import (
     to_json,
 )
 from ..conformance.mutants.spec_run import Shard, run_spec_mutants
-from ..conformance.mutants.survivors import analyse_survivors
+from ..conformance.mutants.survivors import analyse_survivors, thin_rows
 from ..conformance.mutants.synthesis import write_cases
 from ..grammar.model import Spec
 from .console import console as make_console
@@ -169,7 +169,8 @@ def _run(args: argparse.Namespace, spec: Spec, every: list[SpecMutant], shard: S
     by_id = {mt.id: mt for mt in run.mutants}
     witnesses = analyse_survivors(live, report, by_id, games=args.games,
                                   jobs=max(1, args.jobs),
-                                  setups=[*designed_setups(), *setups_of(cases)],
+                                  setups=[*designed_setups(), *setups_of(cases),
+                                          *(_turned_killers(report, cases) if args.thin else ())],
                                   thin=args.thin)
     if args.write_cases and witnesses:
         written = write_cases(live, witnesses, by_id, args.write_cases,
@@ -177,6 +178,13 @@ def _run(args: argparse.Namespace, spec: Spec, every: list[SpecMutant], shard: S
         console.print(f"{len(written)} case(s) written into {args.write_cases}",
                       highlight=False)
     return report
+
+
+def _turned_killers(report: SpecReport, cases: list[Case]) -> list[Setup]:
+    """The cases that alone kill a thin kill, each turned a seat (`turned_setup`)."""
+    killers = {c for row in thin_rows(report) for p in report.profiles
+               for c in row.verdicts.get(p, {}).get("killed_by", [])}
+    return [t for c in cases if c.id in killers and (t := turned_setup(c)) is not None]
 
 
 # ---- the tables ----------------------------------------------------------------------------

@@ -26,7 +26,10 @@ readings, at most `SEEDED_GAMES` starts), and are played on at random the same
 way: a deal a case was written for (four aces in one hand, a sweep, totals at the
 gate) is rare in random deals, and the play from it reaches the rules its case
 stops short of. A designed deal plays its opening actions first (the bidding and
-the raise that lead where it is for), and as many games as it says.
+the raise that lead where it is for), and as many games as it says. A mutant the pack
+kills by one case only first plays that case turned a seat (`turned_setup`: the same
+round, each hand and action at the next seat, the other team's), where a second case
+is most likely found.
 
 No difference in the games played makes a mutant "probably equivalent", which
 excuses nothing (`equivalence.py` proves or does not). A game where the mutant
@@ -45,6 +48,7 @@ from ...reference_impl import IllegalAction, new_game, shuffled_deck
 from ..harness.pack import Case
 from ..harness.protocol_notation import illegal_candidates
 from ..harness.variants import load_register
+from ..pack_tools.boundary_probe import CaseStopped, play_steps
 from ..protocol.normal_form import normal_legal, normal_result, normal_state
 from ..protocol.reference_view import result_fields, state_fields
 from .call_traces import Screen
@@ -55,6 +59,7 @@ MAX_STEPS = 600  # actions and deals of one game, at most
 ROUNDS = 4  # deals of one game, at most (the first included)
 PROBE_CHANCE = 0.25  # of a step of the first round probing an action the reference refuses
 SEEDED_GAMES = 12  # games of a survivor started from the pack's cases, after the random ones
+TURNED_GAMES = 3  # games played from a killing case turned a seat (`turned_setup`)
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,7 @@ class Setup:
     opening: tuple[str, ...] = ()  # actions played first, before the random ones
     games: int = 1  # seeded games played from here
     deal: str | None = None  # the designed deal's name (`designed_deals.py`), if one
+    turned_from: str | None = None  # the case it turns a seat (`turned_setup`), if one
 
 
 def setups_of(cases: Iterable[Case]) -> list[Setup]:
@@ -89,6 +95,42 @@ def setups_of(cases: Iterable[Case]) -> list[Setup]:
         else:
             found[key] = setup
     return list(found.values())
+
+
+class _Recording:
+    """A reference game that notes every action applied to it."""
+
+    def __init__(self, game: Any) -> None:
+        self.game, self.actions = game, []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def apply(self, action: str) -> None:
+        self.game.apply(action)
+        self.actions.append(action)
+
+
+def turned_setup(case: Case) -> Setup | None:
+    """A case's start turned one seat counterclockwise: the next dealer and the same deck,
+    so that every hand, call and card goes to the next seat (SETUP.4, BID.2: the deal and
+    the bidding start from the dealer's right), the two teams' totals swapped, and the
+    actions its script took on the reference (under its pins) as the opening. The same
+    round, played by the other team: a rule that a case reaches only for one team or one
+    seat is reached for the other. None for a case of more than one round, or whose script
+    the reference does not play through."""
+    if case.then:
+        return None
+    try:
+        game = _Recording(new_game(profile="literal", overrides=dict(case.requires) or None,
+                                   dealer=case.dealer, deck=case.deck, totals=case.totals))
+        play_steps(game, case.actions)
+    except (IllegalAction, ValueError, CaseStopped):
+        return None
+    totals = None if case.totals is None else (case.totals[1], case.totals[0])
+    return Setup((case.dealer + 1) % 4, tuple(case.deck), totals,
+                 tuple(sorted(case.requires.items())), frozenset(case.clauses),
+                 opening=tuple(game.actions), games=TURNED_GAMES, turned_from=case.id)
 
 
 def seeded_setups(setups: Sequence[Setup], mutant: SpecMutant,
@@ -304,9 +346,10 @@ def _starting_totals(number: int, rng: random.Random) -> list[int] | None:
 
 def _games(mutant: SpecMutant, profiles: tuple[str, ...], games: int, rng: random.Random,
            setups: Sequence[Setup], avoid: frozenset[str], off_profile: bool,
-           readings: dict[str, str]) -> Iterable[tuple[int, _Game]]:
+           readings: dict[str, str], first: Sequence[Setup] = ()
+           ) -> Iterable[tuple[int, _Game]]:
     """(style, game) of the `games` random games (some off the profile, when
-    `off_profile`), then of the games seeded from `setups`."""
+    `off_profile`), then of the games seeded from `first`, then from `setups`."""
     for number in range(games):
         profile = profiles[number % len(profiles)]
         dealer, deck = rng.randrange(4), shuffled_deck(rng.randrange(10**9))
@@ -318,7 +361,7 @@ def _games(mutant: SpecMutant, profiles: tuple[str, ...], games: int, rng: rando
     if games <= 0:
         return
     number = 0
-    for setup in seeded_setups(setups, mutant, avoid):
+    for setup in [*first, *seeded_setups(setups, mutant, avoid)]:
         for _ in range(setup.games):
             later = [shuffled_deck(rng.randrange(10**9)) for _ in range(ROUNDS - 1)]
             yield number % 3, _Game(profiles[number % len(profiles)],
@@ -332,19 +375,20 @@ def _games(mutant: SpecMutant, profiles: tuple[str, ...], games: int, rng: rando
 def find_witness(live: LiveSpec, mutant: SpecMutant, profiles: tuple[str, ...],
                  games: int = 24, seed: int = 0, setups: Sequence[Setup] = (),
                  avoid: frozenset[str] = frozenset(), off_profile: bool = True,
-                 readings: dict[str, str] | None = None, screening: bool = True
-                 ) -> Witness | None:
+                 readings: dict[str, str] | None = None, screening: bool = True,
+                 first: Sequence[Setup] = ()) -> Witness | None:
     """The first difference found in `games` seeded games (and those started from
     `setups`, except where a case of `avoid` starts), or None. With `off_profile` false,
     every game plays its profile's readings, with `readings` on top (and the mutant's
     own): a mutant the pack already kills under a profile, whose second killing case is
-    sought there, under the readings its killing case pins. With `screening`, a game where
+    sought there, under the readings its killing case pins, first from `first` (its
+    killing cases turned a seat). With `screening`, a game where
     the mutant answers every call of its rules as the reference did is not replayed."""
     rng = random.Random(f"{seed}:{mutant.id}")
     screen = Screen(live)
     screened = screening and screen.screenable(mutant)
     for style, g in _games(mutant, profiles, games, rng, setups, avoid, off_profile,
-                           readings or {}):
+                           readings or {}, first):
         choices = random.Random(rng.randrange(10**9))
         if screened:
             played = _screened_game(screen, mutant, g, choices, style)

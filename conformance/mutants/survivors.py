@@ -65,16 +65,19 @@ def _analyse(item: _Item) -> Finding:
     live, mutants, games, seed, setups = _LIVE[0]
     mutant = mutants[item.id]
     if item.thin:
+        turned = [s for s in setups if s.turned_from in item.killed_by]
         return Finding(item.id, witness=find_witness(
-            live, mutant, item.profiles, games=games, seed=seed, setups=setups,
-            avoid=item.killed_by, off_profile=False, readings=dict(item.readings)))
+            live, mutant, item.profiles, games=games, seed=seed,
+            setups=[s for s in setups if s.turned_from is None], avoid=item.killed_by,
+            off_profile=False, readings=dict(item.readings), first=turned))
     proof = equivalence(live, mutant)
     if proof is not None:
         return Finding(item.id, excused={"method": proof.method, "detail": proof.detail})
     if games <= 0:
         return Finding(item.id)
-    return Finding(item.id, witness=find_witness(live, mutant, item.profiles, games=games,
-                                                 seed=seed, setups=setups))
+    return Finding(item.id, witness=find_witness(
+        live, mutant, item.profiles, games=games, seed=seed,
+        setups=[s for s in setups if s.turned_from is None]))
 
 
 def analyse_survivors(live: LiveSpec, report: SpecReport, mutants: dict[str, SpecMutant], *,
