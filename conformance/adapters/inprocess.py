@@ -13,7 +13,6 @@ times).
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from typing import Any
 
@@ -30,7 +29,7 @@ from ..harness.engine_process import (
     EngineError,
     EngineProcess,
 )
-from ..harness.json_input import compact_json
+from ..harness.json_input import compact_json, strict_json
 from .reference_adapter import Adapter
 
 # How reports name the in-process engine where a subprocess has its command line.
@@ -108,7 +107,7 @@ class InProcessEngine(EngineProcess):
         self.transcript.append(f"> {line}")
         text = compact_json(self._adapter.handle(line))
         self.transcript.append(f"< {text[:200]}")
-        reply = json.loads(text)
+        reply = strict_json(text)
         if not isinstance(reply, dict):
             raise EngineError(INVALID_JSON, "reply is not a JSON object")
         if reply.get("seq") != self._seq:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ...backends.python.generate import module_of
@@ -44,19 +44,9 @@ from ...reference_impl.rule_swap import (
 from ...reference_impl.rule_swap import (
     _engine_modules as engine_modules,  # the modules a swap looks through
 )
+from ..pack_tools.pins_screen import Raised, outcome, same_outcome
 from .live import SHORTCUT, LiveSpec
 from .operators import SpecMutant
-
-
-@dataclass(frozen=True)
-class Raised:
-    """A call that raised: the exception's class and arguments (its words) are compared;
-    the exception itself is raised again where the reference raised it."""
-
-    kind: type
-    args: tuple[Any, ...]
-    error: BaseException = field(compare=False, repr=False)
-
 
 # One call of a traced rule: its name, its arguments and what came of it.
 Call = tuple[str, tuple[Any, ...], Any]
@@ -70,14 +60,6 @@ class TraceKey:
     rules: frozenset[str]
     pins: tuple[tuple[str, str], ...]
     judged: bool
-
-
-def outcome(function: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    """What calling `function` on `args` gives: its value, or the `Raised` it raised."""
-    try:
-        return function(*args)
-    except Exception as exc:  # a refusal, or a mutant's crash: both compared
-        return Raised(type(exc), exc.args, exc)
 
 
 class Screen:
@@ -116,8 +98,7 @@ class Screen:
         """Whether every traced call comes out the same with the mutant's functions (inside
         `switch.mutant()`)."""
         for name, args, was in calls:
-            now = outcome(switch.mutated[name], args)
-            if not (type(now) is type(was) and now == was):
+            if not same_outcome(outcome(switch.mutated[name], args), was):
                 return False
         return True
 

@@ -24,12 +24,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from ...reference_impl.readings import Readings
 from ..adapters.inprocess import InProcessEngine
 from ..harness.engine_process import EngineProcess
 from ..harness.pack import Case
 from ..harness.runner import PASSED, Runner
 from ..harness.variants import Register
 from . import pins_cache
+from .pins_screen import Call, ReadingScreen
 from .pins_trace import NotingApi
 
 # variant -> the readings a case pins (one, or every reading it holds under)
@@ -164,9 +166,15 @@ class PinChecker:
         self.engine = engine or InProcessEngine(self.noting)
         self.runners = {p: Runner(self.engine, register, profile=p) for p in profiles}
         self.runs = 0
+        self.screened = 0  # runs not played: shown alike to the run under the case's pins
         self._seen: dict[tuple[str, tuple[tuple[str, str], ...]], Verdict] = {}
         # the same keys -> the variants that run consulted, where they were noted
         self._consulted: dict[tuple[str, tuple[tuple[str, str], ...]], frozenset[str]] = {}
+        # the same keys -> the calls of the rules that take the readings, and the readings
+        # (`pins_screen`), where they were noted
+        self.screen = ReadingScreen() if self.noting is not None else None
+        self._calls: dict[tuple[str, tuple[tuple[str, str], ...]],
+                          tuple[list[Call], Readings]] = {}
 
     def _key(self, case: Case, profile: str, requires: dict[str, str]
              ) -> tuple[str, tuple[tuple[str, str], ...]]:
@@ -182,13 +190,30 @@ class PinChecker:
             self.runs += 1
             probe = dataclasses.replace(case, requires=requires, also_holds={})
             noting = self.noting if self.noting is not None and self.noting.noting else None
-            if noting is not None:
+            if noting is None or self.screen is None:
+                outcome = self.runners[profile].run_case(probe)
+            else:
                 noting.forget()
-            outcome = self.runners[profile].run_case(probe)
+                with self.screen.tracing() as calls:
+                    outcome = self.runners[profile].run_case(probe)
+                if noting.readings is not None:
+                    self._calls[key] = (calls, noting.readings)
             self._seen[key] = (outcome.status == PASSED, outcome.message)
             if noting is not None:
                 self._consulted[key] = noting.forget()
         return self._seen[key]
+
+    def alike(self, case: Case, profile: str, variant: str, reading: str) -> bool:
+        """Whether the case, played from `profile` under its pins with `variant` set to
+        `reading`, is shown to play as it does under its pins (`pins_screen`)."""
+        noted = self._calls.get(self._key(case, profile, dict(case.requires)))
+        if self.screen is None or noted is None:
+            return False
+        calls, readings = noted
+        if self.screen.alike(calls, readings, variant, reading):
+            self.screened += 1
+            return True
+        return False
 
     def _own(self, case: Case, profile: str) -> Verdict:
         """The case under its own pins, the variants it consults noted."""
@@ -212,6 +237,7 @@ class PinChecker:
         reading)."""
         self._seen.clear()  # a case edited between two checks keeps its id
         self._consulted.clear()
+        self._calls.clear()
         own = {p: self._own(case, p) for p in self.profiles}
         readings = {name: tuple(info.readings) for name, info in self.register.variants.items()}
         found = CaseCheck(case, self.profiles, own, readings)
@@ -228,6 +254,7 @@ class PinChecker:
                 for reading in info.readings:
                     found.runs[(profile, name, reading)] = (
                         own[profile] if reading == played or alike
+                        or self.alike(case, profile, name, reading)
                         else self.verdict(case, profile, {**case.requires, name: reading})
                     )
         return found

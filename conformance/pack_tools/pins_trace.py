@@ -83,12 +83,14 @@ class NotingApi:
         self.consulted: set[str] = set()
         self.noting = False  # off: the games play the interned readings, at full speed
         self._kept = _kept_rules_of_readings()
+        self.readings: Readings | None = None  # those of the last game made while noting
 
     def new_game(self, profile: str = "literal", overrides: dict[str, str] | None = None,
                  **setup: Any) -> api.Game:
         if not self.noting:
             return api.new_game(profile, overrides, **setup)
-        readings = NotingReadings(api.choose_readings(profile, overrides), self.consulted)
+        self.readings = api.choose_readings(profile, overrides)
+        readings = NotingReadings(self.readings, self.consulted)
         return api.new_game(profile, overrides, readings=readings, **setup)
 
     def forget(self) -> frozenset[str]:
