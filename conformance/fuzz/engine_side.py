@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..harness.engine_process import (
-    ENGINE_ERROR,
     SCHEMA,
     EngineError,
     EngineProcess,
     reply_shape_error,
 )
+from ..harness.engine_process import checked_reply as checked  # a batch's reply, one by one
 
 READS = frozenset({"state", "legal", "result"})
 READ_REQUESTS = {kind: {"type": kind} for kind in READS}  # the requests, shared: never changed
@@ -45,17 +45,6 @@ class Transport(Protocol):
 def batches(hello: dict[str, Any]) -> bool:
     """Whether an engine's hello says it answers `batch` requests."""
     return hello.get("batch") is True
-
-
-def checked(kind: str, reply: Any) -> dict[str, Any]:
-    """One reply of a batch, checked as `EngineProcess.request` checks a reply alone."""
-    if not isinstance(reply, dict):
-        raise EngineError(SCHEMA, f"batch: the {kind} reply is not a JSON object")
-    if reply.get("ok") is False and "error" in reply:
-        raise EngineError(ENGINE_ERROR, f"{kind}: {reply.get('error')}")
-    if not isinstance(reply.get("ok"), bool):
-        raise EngineError(SCHEMA, f"{kind} reply has no boolean 'ok'")
-    return reply
 
 
 class EngineSide:

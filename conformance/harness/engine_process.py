@@ -495,25 +495,7 @@ class EngineProcess:
                 WRONG_SEQ, f"expected seq {request['seq']}, got {json_words(reply.get('seq'))}")
         if request["type"] != "hello":
             self._handshake_failures = (0, "")
-        if self.validate:
-            problems = reply_errors(request["type"], reply)
-            if problems:
-                raise EngineError(
-                    SCHEMA, f"{request['type']} reply breaks its schema: " + "; ".join(problems)
-                )
-        if reply.get("ok") is False and "error" in reply:
-            raise EngineError(ENGINE_ERROR, f"{request['type']}: {printable(reply.get('error'))}")
-        if not isinstance(reply.get("ok"), bool):
-            raise EngineError(SCHEMA, f"{request['type']} reply has no boolean 'ok'")
-        refused = reply.get("refused")
-        if refused is not None and not (
-            isinstance(refused, dict) and isinstance(refused.get("clauses", []), list)
-        ):  # what the runner reads of a refusal, whether or not it validates the rest
-            raise EngineError(
-                SCHEMA, f"{request['type']} reply's 'refused' is not an object with a "
-                f"'clauses' list: {_clip(line)}"
-            )
-        return reply
+        return checked_reply(request["type"], reply, validate=self.validate)
 
     def _exit_error(self, when: str) -> EngineError:
         code = None
@@ -620,6 +602,31 @@ def request_hint(reason: str, request: str) -> str:
 
 MAX_REPLY_DEPTH = 32  # the protocol's deepest reply (a result's projects' cards) is 6
 _UNREAD = object()  # a reply's value not given: read from its line
+
+
+def checked_reply(kind: str, reply: Any, *, validate: bool = False) -> dict[str, Any]:
+    """A reply to a request of type `kind`, its `seq` matched (or one reply of a batch,
+    which has none), checked as the runner reads every reply: an object, its schema (with
+    `validate`), no error, a boolean `ok`, a `refused` it can read; raises EngineError."""
+    if not isinstance(reply, dict):
+        raise EngineError(SCHEMA, f"batch: the {kind} reply is not a JSON object")
+    if validate:
+        problems = reply_errors(kind, reply if "seq" in reply else {"seq": 0, **reply})
+        if problems:
+            raise EngineError(SCHEMA, f"{kind} reply breaks its schema: " + "; ".join(problems))
+    if reply.get("ok") is False and "error" in reply:
+        raise EngineError(ENGINE_ERROR, f"{kind}: {printable(reply.get('error'))}")
+    if not isinstance(reply.get("ok"), bool):
+        raise EngineError(SCHEMA, f"{kind} reply has no boolean 'ok'")
+    refused = reply.get("refused")
+    if refused is not None and not (
+        isinstance(refused, dict) and isinstance(refused.get("clauses", []), list)
+    ):  # what the runner reads of a refusal, whether or not it validates the rest
+        raise EngineError(
+            SCHEMA, f"{kind} reply's 'refused' is not an object with a 'clauses' list: "
+            f"{json_words(refused)}"
+        )
+    return reply
 
 
 def read_reply(line: bytes, *, shape: bool = True) -> dict[str, Any]:

@@ -53,9 +53,11 @@ from .compare import (
 from .declared import DeclarationError, Declared, declared_from_hello
 from .engine_process import (
     HANDSHAKE,
+    SCHEMA,
     TIMEOUT,
     EngineError,
     EngineProcess,
+    checked_reply,
     json_words,
     request_hint,
 )
@@ -64,6 +66,9 @@ from .variants import Register
 from .xfail import StaleXfail, XfailList
 
 MAX_START_FAILURES = 3
+# Seated steps in one `batch`, at most (two requests each: PROTOCOL.md asks an engine that
+# takes batches to answer 144 requests within the timeout)
+MAX_BATCHED_STEPS = 72
 # Launches in a row that complete their handshake, then error on their first case the same
 # way (reason and request), no case of the run having run to a verdict, before `run`
 # launches the engine no more (`KEEPS_DYING`): the count of failed starts that stops it.
@@ -556,8 +561,15 @@ class Runner:
             self._check_state(case.expect["state"], "state differs")
 
     def _play(self, steps: list[Step], where: str) -> None:
+        batched = self._batches(steps)
+        sent = {i for run in batched.values() for i, _, _ in run}
         for index, step in enumerate(steps):
             at = f"{where}[{index}]"
+            if batched and index in batched:
+                self._apply_batch(batched[index], where)
+                continue
+            if index in sent:
+                continue  # sent with the batch of the seated steps before it
             if isinstance(step, Check):
                 self._check_step(step, at)
             elif isinstance(step, Repeat):
@@ -585,6 +597,42 @@ class Runner:
                 else:
                     self._apply_as(seat, action, at)
 
+    def _batches(self, steps: list[Step]) -> dict[int, list[tuple[int, int, str]]]:
+        """Runs of seated steps in a row, by the index of their first: (index, seat, action)
+        each, sent in one `batch` when the engine's hello says it takes batches (and the
+        replies are not validated one by one): none otherwise, nor for a run of one."""
+        if self.engine.hello.get("batch") is not True or self.engine.validate:
+            return {}
+        runs: dict[int, list[tuple[int, int, str]]] = {}
+        run: list[tuple[int, int, str]] = []
+        for index, step in enumerate([*steps, None]):
+            seat, action = split_seat(step) if isinstance(step, str) else (None, "")
+            if seat is None or len(run) == MAX_BATCHED_STEPS:
+                if len(run) > 1:
+                    runs[run[0][0]] = run
+                run = []
+            if seat is not None and self.view.keeps_action(action):
+                run.append((index, seat, action))
+        return runs
+
+    def _apply_batch(self, run: list[tuple[int, int, str]], where: str) -> None:
+        """Seated steps in one `batch`: each step's `legal` and `apply`, judged in order as
+        `_apply_as` judges them (PROTOCOL.md: a batch's replies are those the requests would
+        get one by one; what the engine did after the first step to fail is not read)."""
+        requests = [r for _, _, action in run
+                    for r in ({"type": "legal"}, {"type": "apply", "action": action})]
+        replies = self.engine.request({"type": "batch", "requests": requests}).get("replies")
+        if not isinstance(replies, list) or len(replies) != len(requests):
+            count = len(replies) if isinstance(replies, list) else "no list of"
+            raise EngineError(SCHEMA, f"batch reply has {count} replies for "
+                                      f"{len(requests)} requests")
+        for k, (index, seat, action) in enumerate(run):
+            at = f"{where}[{index}]"
+            player = self._legal_reply(checked_reply("legal", replies[2 * k]))["player"]
+            if player != seat:
+                raise self._wrong_seat(at, action, seat, player)
+            self._judge_apply(checked_reply("apply", replies[2 * k + 1]), action, at)
+
     def _apply_as(self, seat: int, action: str, where: str) -> None:
         """A scripted action of a named seat: the engine must ask that seat, then accept
         the action. The `legal` and the `apply` go to the engine together (one round trip
@@ -598,13 +646,17 @@ class Runner:
                 self.engine.collect()  # the apply's reply, not judged
             except EngineError:
                 self.engine.kill()  # the next case starts it again
-            raise CaseFailed(
-                f"scripted action {where} {action!r} is seat {seat}'s, "
-                f"but the engine asks seat {json_words(player)}",
-                {"player": seat},
-                {"player": player},
-            )
+            raise self._wrong_seat(where, action, seat, player)
         self._judge_apply(self.engine.collect(), action, where)
+
+    @staticmethod
+    def _wrong_seat(where: str, action: str, seat: int, player: Any) -> CaseFailed:
+        return CaseFailed(
+            f"scripted action {where} {action!r} is seat {seat}'s, "
+            f"but the engine asks seat {json_words(player)}",
+            {"player": seat},
+            {"player": player},
+        )
 
     def _apply_scripted(self, action: str, where: str) -> None:
         self._judge_apply(self.engine.request({"type": "apply", "action": action}), action, where)
