@@ -145,4 +145,4 @@ def test_version_names_the_package_the_pack_and_the_protocol(
         main(["--version"])
     assert done.value.code == 0
     out = capsys.readouterr().out
-    assert "case pack baloot-core 0.11.0" in out and "protocol 1" in out
+    assert "case pack baloot-core 0.11.1" in out and "protocol 1" in out
