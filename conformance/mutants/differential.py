@@ -101,7 +101,8 @@ class _Recording:
     """A reference game that notes every action applied to it."""
 
     def __init__(self, game: Any) -> None:
-        self.game, self.actions = game, []
+        self.game = game
+        self.actions: list[str] = []
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.game, name)

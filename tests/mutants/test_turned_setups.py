@@ -43,6 +43,7 @@ def test_a_turned_case_deals_each_hand_to_the_next_seat(tie: Case) -> None:
                       deck=tie.deck).observation()["hands"]
     after = new_game(profile="literal", overrides=dict(turned.pins), dealer=turned.dealer,
                      deck=list(turned.deck)).observation()["hands"]
+    assert isinstance(before, list) and isinstance(after, list)
     # the deal starts from the dealer's right (SETUP.4): every hand moves one seat on
     assert [after[(seat + 1) % 4] for seat in range(4)] == before
 
