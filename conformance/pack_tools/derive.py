@@ -144,6 +144,11 @@ class _Recorder(Runner):
         self.parted = True
         raise CaseFailed(f"{where}: the readings part ways with the script here")
 
+    def _batches(self, steps: list[Any]) -> dict[int, list[tuple[int, int, str]]]:
+        """None: each scripted step is played alone, so that its form is chosen and where
+        the readings part ways with the script is found (`_apply_as`)."""
+        return {}
+
     def _apply_as(self, seat: int, action: str, where: str) -> None:
         # A hokum double is `double` under some A10 readings and `double closed` (the double
         # that locks, as the plain one does there) under the others, and the triple and the

@@ -178,9 +178,16 @@ def test_a_wrong_seat_leaves_the_engine_in_step_for_the_next_case(
 
 def test_the_legal_and_the_apply_of_a_named_seat_go_together() -> None:
     class Logged(InProcessEngine):
+        """An engine that takes no batches (its hello leaves `batch` out)."""
+
         def __init__(self) -> None:
             super().__init__()
             self.log: list[str] = []
+
+        def start(self) -> dict[str, Any]:
+            reply = {k: v for k, v in super().start().items() if k != "batch"}
+            self.hello = reply
+            return reply
 
         def post(self, message: dict[str, Any]) -> None:
             self.log.append(f"post {message['type']}")
@@ -201,6 +208,30 @@ def test_the_legal_and_the_apply_of_a_named_seat_go_together() -> None:
     pairs = sum(1 for i in range(len(engine.log)) if engine.log[i:i + 4] == pair)
     seated = sum(1 for step in case.actions if isinstance(step, str) and ":" in step)
     assert pairs == seated > 0
+
+
+def test_the_named_seats_in_a_row_go_in_batches_to_an_engine_that_takes_them() -> None:
+    class Logged(InProcessEngine):
+        def __init__(self) -> None:
+            super().__init__()
+            self.batches: list[list[str]] = []
+
+        def request(self, message: dict[str, Any], timeout: float | None = None
+                    ) -> dict[str, Any]:
+            if message["type"] == "batch":
+                self.batches.append([r["type"] for r in message["requests"]])
+            return super().request(message, timeout)
+
+    pack, _ = lint_pack(PACK)
+    case = next(c for c in pack.cases if c.id == "round.hokum.doubled-success")
+    engine = Logged()
+    outcome = Runner(engine, load_register(), profile="literal").run_case(case)
+    assert outcome.status == "passed", outcome.message
+    seated = sum(1 for step in case.actions if isinstance(step, str) and ":" in step)
+    # each batch is a run of steps, each its legal then its apply
+    assert all(b == ["legal", "apply"] * (len(b) // 2) for b in engine.batches)
+    assert 0 < len(engine.batches) < seated
+    assert sum(len(b) // 2 for b in engine.batches) <= seated
 
 
 def test_an_engine_that_does_not_ask_pass_only_turns_passes(
