@@ -40,7 +40,7 @@ from ..conformance.mutants.spec_report import (
     to_json,
 )
 from ..conformance.mutants.spec_run import Shard, run_spec_mutants
-from ..conformance.mutants.survivors import analyse_survivors, thin_rows
+from ..conformance.mutants.survivors import analyse_survivors, killing_cases, thin_rows
 from ..conformance.mutants.synthesis import write_cases
 from ..grammar.model import Spec
 from .console import console as make_console
@@ -182,8 +182,7 @@ def _run(args: argparse.Namespace, spec: Spec, every: list[SpecMutant], shard: S
 
 def _turned_killers(report: SpecReport, cases: list[Case]) -> list[Setup]:
     """The cases that alone kill a thin kill, each turned a seat (`turned_setup`)."""
-    killers = {c for row in thin_rows(report) for p in report.profiles
-               for c in row.verdicts.get(p, {}).get("killed_by", [])}
+    killers = {c for row in thin_rows(report) for c in killing_cases(report, row)}
     return [t for c in cases if c.id in killers and (t := turned_setup(c)) is not None]
 
 

@@ -117,10 +117,10 @@ def _fresh(translator: Any, param: m.Param, kind: str, constraints: list[Any]) -
     deck = u.fresh(param.type, f"in.{param.name}", list_len=32, constraints=constraints)
     assert isinstance(deck, SList)
     constraints += [guard for guard, _ in deck.items]
-    every = translator.call("full_deck", []).value
-    assert isinstance(every, SList) and len(every.items) == len(deck.items)
+    every = _full_deck(translator)
+    assert len(every) == len(deck.items)
     constraints += [z3.Or(*(equal(card, item) for _, item in deck.items))
-                    for _, card in every.items]
+                    for _, card in every]
     return deck
 
 
@@ -152,7 +152,11 @@ def _action(translator: Any, param: m.Param, constraints: list[Any]) -> Any:
 
 
 def _full_deck(translator: Any) -> tuple[Any, ...]:
+    """The items (guard, card) of the spec's full deck, as the translator writes it."""
+    from ...backends.symbolic import SList
+
     every = translator.call("full_deck", []).value
+    assert isinstance(every, SList)
     return tuple(every.items)
 
 

@@ -37,6 +37,12 @@ def thin_rows(report: SpecReport) -> list[MutantRow]:
             and any(r.kills(p) < wanted for p in report.profiles)]
 
 
+def killing_cases(report: SpecReport, row: MutantRow) -> frozenset[str]:
+    """The cases that kill a row's mutant, under any profile."""
+    return frozenset(c for p in report.profiles
+                     for c in row.verdicts.get(p, {}).get("killed_by", []))
+
+
 @dataclass
 class Finding:
     """What became of one survivor: excused, a witness, or neither."""
@@ -93,8 +99,7 @@ def analyse_survivors(live: LiveSpec, report: SpecReport, mutants: dict[str, Spe
     if thin and games > 0:
         wanted = report.enough_kills()
         for row in thin_rows(report):
-            killers = frozenset(c for p in report.profiles
-                                for c in row.verdicts.get(p, {}).get("killed_by", []))
+            killers = killing_cases(report, row)
             pinned = next((s.pins for s in setups if s.cases & killers), ())
             rows.append(row)
             items.append(_Item(row.id, tuple(p for p in report.profiles if row.kills(p) < wanted),
